@@ -1,0 +1,38 @@
+import { z } from 'zod';
+import { vars } from './vars';
+
+/**
+ * Variables every process understands. Each app extends this with its own.
+ * Infrastructure variables are optional: when they are unset the process runs
+ * in embedded mode (PGlite, in-process transport, filesystem object store).
+ */
+export const commonEnv = z.object({
+  NODE_ENV: z.enum(['development', 'test', 'production']).default('development'),
+  LOG_LEVEL: vars.logLevel(),
+  PORT: vars.port(8080),
+  HOST: z.string().default('0.0.0.0'),
+  /** Public base URL used in links the service hands out (signed file URLs). */
+  PUBLIC_BASE_URL: vars.url().optional(),
+  DATA_DIR: z.string().default('./.data'),
+  DATABASE_URL: z
+    .string()
+    .regex(/^postgres(ql)?:\/\//, 'expected a postgres:// or postgresql:// URL')
+    .optional(),
+  DATABASE_POOL_SIZE: z.coerce.number().int().min(1).max(200).default(10),
+  KAFKA_BROKERS: vars.list().optional(),
+  KAFKA_CLIENT_ID: z.string().optional(),
+  S3_ENDPOINT: vars.url().optional(),
+  S3_REGION: z.string().default('us-east-1'),
+  S3_BUCKET: z.string().optional(),
+  S3_ACCESS_KEY_ID: z.string().optional(),
+  S3_SECRET_ACCESS_KEY: z.string().optional(),
+  S3_FORCE_PATH_STYLE: vars.bool(true),
+  /** Secret used to sign URLs served by the filesystem object store. */
+  STORAGE_SIGNING_SECRET: z.string().min(16).optional(),
+  ADMIN_TOKEN: z.string().min(16, 'must be at least 16 characters').optional(),
+  /** Seconds the auth guard may cache a verified API key. */
+  AUTH_CACHE_TTL: vars.duration('30s'),
+  SHUTDOWN_GRACE: vars.duration('25s'),
+});
+
+export type CommonEnv = z.infer<typeof commonEnv>;

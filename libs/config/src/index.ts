@@ -1,0 +1,4 @@
+export { loadConfig, ConfigError } from './load-config';
+export { vars, parseDuration } from './vars';
+export { commonEnv, type CommonEnv } from './common';
+export { z } from 'zod';

@@ -1,0 +1,13 @@
+export { EventEnvelope, TraceHeaders } from './envelope/event-envelope';
+export {
+  defineEvent,
+  createEnvelope,
+  newEventId,
+  type EventDefinition,
+  type DataOf,
+  type PayloadClass,
+} from './envelope/define-event';
+export { validateEnvelope, type EnvelopeCheck } from './envelope/validate-envelope';
+export { TOPICS, type TopicName, deadLetterTopic, DEAD_LETTER_SUFFIX, DEFAULT_PARTITIONS, allTopics } from './topics/topics';
+export { ProbeRecorded, ProbeRecordedData } from './events/probe.events';
+export { EVENT_DEFINITIONS, buildEventRegistry } from './events/registry';

@@ -1,0 +1,7 @@
+export { type DatabaseConnection, type Row, quoteIdent } from './database';
+export { PostgresConnection } from './postgres-connection';
+export { PgliteConnection } from './pglite-connection';
+export { openConnection, type ConnectionSettings } from './open-connection';
+export { migrate, type SchemaDefinition, type AppliedMigration } from './migrator';
+export { createPrismaClient, type PrismaClientClass } from './prisma-factory';
+export { expectedShape, actualShape, type ColumnShape } from './schema-drift';

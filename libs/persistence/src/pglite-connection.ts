@@ -1,0 +1,59 @@
+import { PGlite } from '@electric-sql/pglite';
+import { PrismaPGlite } from 'pglite-prisma-adapter';
+import { quoteIdent, type DatabaseConnection, type Row } from './database';
+
+/**
+ * Embedded PostgreSQL (PGlite, WASM) persisted in a data directory, or in
+ * memory when no directory is given. One connection for the whole process:
+ * PGlite serialises statements and transactions itself.
+ */
+export class PgliteConnection implements DatabaseConnection {
+  readonly kind = 'pglite' as const;
+
+  private constructor(private readonly db: PGlite) {}
+
+  static async open(dataDir?: string): Promise<PgliteConnection> {
+    const db = dataDir ? new PGlite(dataDir) : new PGlite();
+    await db.waitReady;
+    return new PgliteConnection(db);
+  }
+
+  prismaAdapter() {
+    return new PrismaPGlite(this.db);
+  }
+
+  async query<T extends Row = Row>(sql: string, params: unknown[] = []): Promise<T[]> {
+    if (params.length === 0 && /;\s*\S/.test(sql)) {
+      // Multi-statement scripts (migrations) go through the simple protocol.
+      const results = await this.db.exec(sql);
+      return (results.at(-1)?.rows ?? []) as T[];
+    }
+    return (await this.db.query<T>(sql, params)).rows;
+  }
+
+  async transaction<T>(fn: (query: <R extends Row = Row>(sql: string, params?: unknown[]) => Promise<R[]>) => Promise<T>): Promise<T> {
+    return this.db.transaction(async (tx) =>
+      fn(async <R extends Row = Row>(sql: string, params: unknown[] = []) => {
+        if (params.length === 0 && /;\s*\S/.test(sql)) {
+          const results = await tx.exec(sql);
+          return (results.at(-1)?.rows ?? []) as R[];
+        }
+        return (await tx.query<R>(sql, params)).rows;
+      }),
+    );
+  }
+
+  async listen(channel: string, onNotify: (payload: string) => void): Promise<() => Promise<void>> {
+    quoteIdent(channel);
+    const unsubscribe = await this.db.listen(channel, onNotify);
+    return async () => unsubscribe();
+  }
+
+  async ping(): Promise<void> {
+    await this.db.query('SELECT 1');
+  }
+
+  async close(): Promise<void> {
+    if (!this.db.closed) await this.db.close();
+  }
+}

@@ -1,0 +1,111 @@
+import { PrismaPg } from '@prisma/adapter-pg';
+import { Client, Pool, type PoolConfig } from 'pg';
+import { quoteIdent, type DatabaseConnection, type Row } from './database';
+
+/** PostgreSQL over a `pg` pool shared by every Prisma client in the process. */
+export class PostgresConnection implements DatabaseConnection {
+  readonly kind = 'postgres' as const;
+  private readonly pool: Pool;
+  private listener?: Promise<Client>;
+  private readonly channels = new Map<string, Set<(payload: string) => void>>();
+
+  constructor(
+    private readonly url: string,
+    options: { poolSize?: number; applicationName?: string } = {},
+  ) {
+    const config: PoolConfig = {
+      connectionString: url,
+      max: options.poolSize ?? 10,
+      application_name: options.applicationName,
+      // Without this an idle connection killed by a PostgreSQL restart crashes the process.
+      idleTimeoutMillis: 30_000,
+    };
+    this.pool = new Pool(config);
+    this.pool.on('error', () => {
+      // A pooled idle client lost its server (restart, failover); pg drops it and
+      // the next checkout opens a fresh one. Nothing else to do here.
+    });
+  }
+
+  prismaAdapter() {
+    return new PrismaPg(this.pool);
+  }
+
+  async query<T extends Row = Row>(sql: string, params: unknown[] = []): Promise<T[]> {
+    const result = await this.pool.query(sql, params);
+    return result.rows as T[];
+  }
+
+  async transaction<T>(fn: (query: <R extends Row = Row>(sql: string, params?: unknown[]) => Promise<R[]>) => Promise<T>): Promise<T> {
+    const client = await this.pool.connect();
+    try {
+      await client.query('BEGIN');
+      const result = await fn(async (sql, params = []) => (await client.query(sql, params)).rows);
+      await client.query('COMMIT');
+      return result;
+    } catch (error) {
+      await client.query('ROLLBACK').catch(() => undefined);
+      throw error;
+    } finally {
+      client.release();
+    }
+  }
+
+  async listen(channel: string, onNotify: (payload: string) => void): Promise<() => Promise<void>> {
+    const client = await this.listenerClient();
+    let handlers = this.channels.get(channel);
+    if (!handlers) {
+      handlers = new Set();
+      this.channels.set(channel, handlers);
+      await client.query(`LISTEN ${quoteIdent(channel)}`);
+    }
+    handlers.add(onNotify);
+    return async () => {
+      handlers.delete(onNotify);
+    };
+  }
+
+  /**
+   * One dedicated connection carries every LISTEN of the process. If it dies
+   * (database restart) it is reopened and re-subscribed; NOTIFY is only a wake-up
+   * hint, the callers also poll, so notifications missed meanwhile cost latency only.
+   */
+  private listenerClient(): Promise<Client> {
+    if (!this.listener) {
+      this.listener = (async () => {
+        const client = new Client({ connectionString: this.url });
+        client.on('notification', (msg) => {
+          for (const handler of this.channels.get(msg.channel) ?? []) handler(msg.payload ?? '');
+        });
+        client.on('error', () => {
+          this.listener = undefined;
+          setTimeout(() => void this.resubscribe(), 1000).unref();
+        });
+        await client.connect();
+        return client;
+      })();
+      this.listener.catch(() => (this.listener = undefined));
+    }
+    return this.listener;
+  }
+
+  private async resubscribe(): Promise<void> {
+    try {
+      const client = await this.listenerClient();
+      for (const channel of this.channels.keys()) await client.query(`LISTEN ${quoteIdent(channel)}`);
+    } catch {
+      setTimeout(() => void this.resubscribe(), 2000).unref();
+    }
+  }
+
+  async ping(): Promise<void> {
+    await this.pool.query('SELECT 1');
+  }
+
+  async close(): Promise<void> {
+    const listener = this.listener;
+    this.listener = undefined;
+    if (listener) await (await listener).end().catch(() => undefined);
+    await this.pool.end();
+  }
+}
