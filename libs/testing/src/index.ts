@@ -1,0 +1,5 @@
+export { testServices, type TestServices } from './test-services';
+export { createTestDatabase, type TestDatabase } from './test-database';
+export { brokerControl } from './broker-control';
+export { waitFor } from './wait-for';
+export { spawnTsProcess, type SpawnedProcess } from './spawn-process';
