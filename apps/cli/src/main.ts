@@ -1,0 +1,21 @@
+import 'reflect-metadata';
+import { Command } from 'commander';
+import { adminCommand } from './commands/admin.command';
+import { migrateCommand } from './commands/migrate.command';
+import { topicsCommand } from './commands/topics.command';
+
+function print(value: unknown, json: boolean): void {
+  process.stdout.write(json ? `${JSON.stringify(value, null, 2)}\n` : `${String(value)}\n`);
+}
+
+const program = new Command('genasset')
+  .description('Operator and developer commands for the generative-asset platform')
+  .showHelpAfterError();
+program.addCommand(adminCommand(print));
+program.addCommand(migrateCommand(print));
+program.addCommand(topicsCommand(print));
+
+program.parseAsync(process.argv).catch((error: unknown) => {
+  process.stderr.write(`error: ${error instanceof Error ? error.message : String(error)}\n`);
+  process.exitCode = 1;
+});

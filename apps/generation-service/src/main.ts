@@ -1,0 +1,13 @@
+import 'reflect-metadata';
+import { runProcess } from '@genasset/runtime';
+import { GENERATION_SCHEMA, GENERATION_SERVICE, GenerationServiceModule } from '@genasset/service-generation';
+
+// generation-service as its own process (distributed mode): DATABASE_URL, KAFKA_BROKERS, S3_* from the environment.
+runProcess({
+  name: GENERATION_SERVICE,
+  description: 'Generation requests and models',
+  services: [{ name: GENERATION_SERVICE, schema: GENERATION_SCHEMA, module: GenerationServiceModule }],
+}).catch((error: unknown) => {
+  console.error(error instanceof Error ? error.message : error);
+  process.exit(1);
+});

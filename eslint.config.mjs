@@ -1,0 +1,55 @@
+// Lint = TypeScript rules + Nx module boundaries. The boundaries are the
+// architecture: an app never imports another app (Nx forbids it outright), a
+// service library never imports another service's library (its data layer
+// included), and infrastructure libraries never depend on services.
+import nx from '@nx/eslint-plugin';
+import tseslint from 'typescript-eslint';
+import prettier from 'eslint-config-prettier';
+
+const anyShared = ['type:util', 'type:platform', 'type:publishable', 'type:testing'];
+
+export default [
+  {
+    ignores: ['**/node_modules/**', '**/dist/**', '**/generated/**', '.data/**', '.cache/**', 'tools/lint-fixtures/**', '**/*.js', '**/*.mjs', '**/*.cjs'],
+  },
+  ...tseslint.configs.recommended,
+  prettier,
+  {
+    files: ['**/*.ts'],
+    plugins: { '@nx': nx },
+    rules: {
+      '@nx/enforce-module-boundaries': [
+        'error',
+        {
+          enforceBuildableLibDependency: false,
+          allow: [],
+          depConstraints: [
+            { sourceTag: 'type:util', onlyDependOnLibsWithTags: ['type:util'] },
+            { sourceTag: 'type:platform', onlyDependOnLibsWithTags: ['type:util', 'type:platform', 'type:testing'] },
+            { sourceTag: 'type:publishable', onlyDependOnLibsWithTags: ['type:publishable', 'type:testing'] },
+            { sourceTag: 'type:testing', onlyDependOnLibsWithTags: ['type:util', 'type:platform', 'type:publishable'] },
+            { sourceTag: 'type:runtime', onlyDependOnLibsWithTags: [...anyShared] },
+            { sourceTag: 'type:service', onlyDependOnLibsWithTags: [...anyShared] },
+            { sourceTag: 'type:app', onlyDependOnLibsWithTags: [...anyShared, 'type:runtime', 'type:service', 'type:catalog'] },
+            { sourceTag: 'type:catalog', onlyDependOnLibsWithTags: [...anyShared, 'type:service', 'type:runtime'] },
+            // A service app may only load its own service library.
+            { sourceTag: 'scope:asset', onlyDependOnLibsWithTags: ['scope:shared', 'scope:asset'] },
+            { sourceTag: 'scope:collection', onlyDependOnLibsWithTags: ['scope:shared', 'scope:collection'] },
+            { sourceTag: 'scope:generation', onlyDependOnLibsWithTags: ['scope:shared', 'scope:generation'] },
+            { sourceTag: 'scope:inference', onlyDependOnLibsWithTags: ['scope:shared', 'scope:inference'] },
+            { sourceTag: 'scope:job', onlyDependOnLibsWithTags: ['scope:shared', 'scope:job'] },
+            { sourceTag: 'scope:webhook', onlyDependOnLibsWithTags: ['scope:shared', 'scope:webhook'] },
+            { sourceTag: 'scope:shared', onlyDependOnLibsWithTags: ['scope:shared'] },
+            // platform (embedded mode) and cli compose every service.
+            { sourceTag: 'scope:platform', onlyDependOnLibsWithTags: ['*'] },
+          ],
+        },
+      ],
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', destructuredArrayIgnorePattern: '^_' }],
+    },
+  },
+  {
+    files: ['**/*.spec.ts', '**/*.int-spec.ts', '**/*.e2e-spec.ts', 'bench/**/*.ts', 'test/**/*.ts'],
+    rules: { '@typescript-eslint/no-non-null-assertion': 'off', '@typescript-eslint/no-explicit-any': 'off' },
+  },
+];

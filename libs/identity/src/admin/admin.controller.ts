@@ -1,0 +1,52 @@
+import { Body, Controller, HttpCode, Param, Post, UseGuards } from '@nestjs/common';
+import { ApiBearerAuth, ApiExcludeController, ApiTags } from '@nestjs/swagger';
+import { ApiError } from '@genasset/http';
+import { IdentityNotFoundError, IdentityService } from '../identity.service';
+import { AdminTokenGuard } from './admin-token.guard';
+import { CreateApiKeyDto, CreateProjectDto, CreateTeamDto } from './admin.dto';
+
+/** Operator API: provisions tenants. Kept out of the public OpenAPI document. */
+@ApiTags('admin')
+@ApiBearerAuth()
+@ApiExcludeController()
+@UseGuards(AdminTokenGuard)
+@Controller('admin/v1')
+export class AdminController {
+  constructor(private readonly identity: IdentityService) {}
+
+  @Post('teams')
+  @HttpCode(200)
+  async createTeam(@Body() body: CreateTeamDto) {
+    const team = await this.identity.createTeam(body.name);
+    return { team: { id: team.id, name: team.name, createdAt: team.createdAt.toISOString() } };
+  }
+
+  @Post('teams/:teamId/projects')
+  @HttpCode(200)
+  async createProject(@Param('teamId') teamId: string, @Body() body: CreateProjectDto) {
+    const project = await notFoundAs404(() => this.identity.createProject(teamId, body.name));
+    return {
+      project: { id: project.id, teamId: project.teamId, name: project.name, createdAt: project.createdAt.toISOString() },
+    };
+  }
+
+  @Post('api-keys')
+  @HttpCode(200)
+  async createApiKey(@Body() body: CreateApiKeyDto) {
+    const issued = await notFoundAs404(() => this.identity.createApiKey(body));
+    return {
+      apiKey: issued.key.id,
+      apiSecret: issued.apiSecret,
+      key: { ...issued.key, createdAt: issued.key.createdAt.toISOString() },
+    };
+  }
+}
+
+async function notFoundAs404<T>(fn: () => Promise<T>): Promise<T> {
+  try {
+    return await fn();
+  } catch (error) {
+    if (error instanceof IdentityNotFoundError) throw ApiError.notFound(error.message);
+    throw error;
+  }
+}

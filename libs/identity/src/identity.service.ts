@@ -1,0 +1,102 @@
+import { Injectable } from '@nestjs/common';
+import { ulid } from 'ulid';
+import { hashSecret, newApiKeyId, newApiSecret, secretMatches } from './api-keys/api-key-secret';
+import { IdentityPrisma } from './identity.prisma';
+import type { Role, Scope } from './roles';
+
+export interface TeamRecord {
+  id: string;
+  name: string;
+  createdAt: Date;
+}
+export interface ProjectRecord extends TeamRecord {
+  teamId: string;
+}
+export interface ApiKeyRecord {
+  id: string;
+  teamId: string;
+  projectId: string | null;
+  role: Role;
+  scopes: Scope[];
+  createdAt: Date;
+}
+export interface IssuedApiKey {
+  key: ApiKeyRecord;
+  /** Shown once, at creation; only its hash is stored. */
+  apiSecret: string;
+}
+
+export class IdentityNotFoundError extends Error {}
+
+/** Teams, projects and API keys: the only writer of the identity schema. */
+@Injectable()
+export class IdentityService {
+  constructor(private readonly prisma: IdentityPrisma) {}
+
+  createTeam(name: string): Promise<TeamRecord> {
+    return this.prisma.team.create({ data: { id: `team_${ulid()}`, name } });
+  }
+
+  async createProject(teamId: string, name: string): Promise<ProjectRecord> {
+    if (!(await this.prisma.team.findUnique({ where: { id: teamId }, select: { id: true } }))) {
+      throw new IdentityNotFoundError(`team ${teamId} does not exist`);
+    }
+    return this.prisma.project.create({ data: { id: `proj_${ulid()}`, teamId, name } });
+  }
+
+  async createApiKey(input: { teamId: string; projectId?: string; role: Role; scopes?: Scope[] }): Promise<IssuedApiKey> {
+    if (input.projectId) {
+      const project = await this.prisma.project.findUnique({ where: { id: input.projectId } });
+      if (!project || project.teamId !== input.teamId) {
+        throw new IdentityNotFoundError(`project ${input.projectId} does not exist in team ${input.teamId}`);
+      }
+    } else if (!(await this.prisma.team.findUnique({ where: { id: input.teamId }, select: { id: true } }))) {
+      throw new IdentityNotFoundError(`team ${input.teamId} does not exist`);
+    }
+    const apiSecret = newApiSecret();
+    const row = await this.prisma.apiKey.create({
+      data: {
+        id: newApiKeyId(),
+        teamId: input.teamId,
+        projectId: input.projectId ?? null,
+        role: input.role,
+        scopes: [...new Set(input.scopes ?? [])],
+        secretHash: hashSecret(apiSecret),
+      },
+    });
+    return { key: toKeyRecord(row), apiSecret };
+  }
+
+  /** The key's record when `secret` is its secret and it is not revoked; else undefined. */
+  async verifyApiKey(keyId: string, secret: string): Promise<ApiKeyRecord | undefined> {
+    if (!/^key_[0-9A-Z]{26}$/.test(keyId)) return undefined;
+    const row = await this.prisma.apiKey.findUnique({ where: { id: keyId } });
+    if (!row || row.revokedAt || !secretMatches(secret, row.secretHash)) return undefined;
+    return toKeyRecord(row);
+  }
+
+  async revokeApiKey(keyId: string): Promise<void> {
+    await this.prisma.apiKey.updateMany({ where: { id: keyId, revokedAt: null }, data: { revokedAt: new Date() } });
+  }
+
+  /** The team owning a project, or undefined when the project does not exist. */
+  async teamOfProject(projectId: string): Promise<string | undefined> {
+    const project = await this.prisma.project.findUnique({ where: { id: projectId }, select: { teamId: true } });
+    return project?.teamId;
+  }
+
+  countTeams(): Promise<number> {
+    return this.prisma.team.count();
+  }
+}
+
+function toKeyRecord(row: { id: string; teamId: string; projectId: string | null; role: string; scopes: string[]; createdAt: Date }): ApiKeyRecord {
+  return {
+    id: row.id,
+    teamId: row.teamId,
+    projectId: row.projectId,
+    role: row.role as Role,
+    scopes: row.scopes as Scope[],
+    createdAt: row.createdAt,
+  };
+}

@@ -1,0 +1,12 @@
+export { IDENTITY_SCHEMA } from './identity.schema';
+export { ROLES, SCOPES, type Role, type Scope } from './roles';
+export { IdentityModule } from './identity.module';
+export {
+  IdentityService,
+  IdentityNotFoundError,
+  type TeamRecord,
+  type ProjectRecord,
+  type ApiKeyRecord,
+  type IssuedApiKey,
+} from './identity.service';
+export { AdminModule } from './admin/admin.module';

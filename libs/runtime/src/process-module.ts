@@ -1,0 +1,50 @@
+import { Module, type DynamicModule, type Type } from '@nestjs/common';
+import { AuthModule } from '@genasset/auth';
+import type { CommonEnv } from '@genasset/config';
+import { AdminModule, IdentityModule } from '@genasset/identity';
+import { MessagingModule } from '@genasset/messaging';
+import { DatabaseModule, type DatabaseConnection } from '@genasset/persistence';
+import { StorageModule } from '@genasset/storage';
+import { DatabaseReadiness } from './database-readiness';
+
+export interface ProcessModuleOptions {
+  name: string;
+  config: CommonEnv;
+  connection: DatabaseConnection;
+  services: readonly Type<unknown>[];
+  /** Mount `/admin/v1` with this token (job-service and platform). */
+  adminToken?: string;
+  /** Serve `GET /v1/me` (credential check for clients). */
+  serveMe?: boolean;
+}
+
+/**
+ * The infrastructure every process shares — database, identity and auth,
+ * object storage, the event transport — plus the service modules it runs.
+ * Only adapters differ between embedded and distributed mode, chosen here from
+ * the configuration: PGlite or PostgreSQL, in-process or Kafka, filesystem or S3.
+ */
+@Module({})
+export class ProcessModule {
+  static register(options: ProcessModuleOptions): DynamicModule {
+    const { config } = options;
+    const kafka = Boolean(config.KAFKA_BROKERS?.length);
+    return {
+      module: ProcessModule,
+      imports: [
+        DatabaseModule.forConnection(options.connection),
+        IdentityModule,
+        AuthModule.forRoot({ cacheTtlMs: config.AUTH_CACHE_TTL, serveMe: options.serveMe ?? false }),
+        StorageModule.forRoot({ config }),
+        MessagingModule.forRoot({
+          transport: kafka ? 'kafka' : 'in-process',
+          brokers: config.KAFKA_BROKERS,
+          clientId: config.KAFKA_CLIENT_ID ?? options.name,
+        }),
+        ...options.services,
+        ...(options.adminToken ? [AdminModule.forToken(options.adminToken)] : []),
+      ],
+      providers: [DatabaseReadiness],
+    };
+  }
+}

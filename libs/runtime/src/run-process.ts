@@ -1,0 +1,77 @@
+import { Logger } from '@nestjs/common';
+import { commonEnv, loadConfig, type CommonEnv } from '@genasset/config';
+import { createHttpApp, startHttpApp, type RunningHttpApp } from '@genasset/http';
+import { IDENTITY_SCHEMA, IdentityService } from '@genasset/identity';
+import { connectMessaging } from '@genasset/messaging';
+import { migrate, openConnection } from '@genasset/persistence';
+import { bootstrapEmbeddedTenant, embeddedAdminToken } from './embedded-bootstrap';
+import { ProcessModule } from './process-module';
+import type { ServiceDescriptor } from './service-descriptor';
+
+export interface RunProcessOptions {
+  /** Process name: log `service` field, Kafka client id, OpenAPI title. */
+  name: string;
+  services: readonly ServiceDescriptor[];
+  description: string;
+  /** Mount `/admin/v1` (when an admin token is available) and `GET /v1/me`. */
+  adminApi?: boolean;
+  /** Environment to read (tests pass their own). */
+  env?: NodeJS.ProcessEnv;
+  /** Install SIGTERM/SIGINT handlers (default true). */
+  handleSignals?: boolean;
+}
+
+export interface RunningProcess extends RunningHttpApp {
+  config: CommonEnv;
+  embedded: boolean;
+}
+
+/**
+ * Starts one process: validated configuration, database connection (PGlite
+ * when DATABASE_URL is unset — then migrations run here too, as nothing else
+ * would run them), the Nest app with its HTTP server, then the consumers.
+ */
+export async function runProcess(options: RunProcessOptions): Promise<RunningProcess> {
+  const config = loadConfig(commonEnv, options.env ?? process.env);
+  const logger = new Logger(options.name);
+  const connection = await openConnection(config, options.name);
+  const embedded = connection.kind === 'pglite';
+  if (embedded) {
+    for (const definition of [IDENTITY_SCHEMA, ...options.services.map((s) => s.schema)]) await migrate(connection, definition);
+  }
+  if (!config.KAFKA_BROKERS?.length && !embedded) {
+    logger.warn('KAFKA_BROKERS is unset: events use the in-process transport and reach only services in this process');
+  }
+  const adminToken = options.adminApi ? (embedded ? embeddedAdminToken(config.DATA_DIR, config.ADMIN_TOKEN) : config.ADMIN_TOKEN) : undefined;
+  if (options.adminApi && !adminToken) logger.warn('ADMIN_TOKEN is unset: the admin API (/admin/v1) is disabled');
+
+  const app = await createHttpApp(
+    ProcessModule.register({
+      name: options.name,
+      config,
+      connection,
+      services: options.services.map((s) => s.module),
+      adminToken,
+      serveMe: options.adminApi,
+    }),
+    {
+      serviceName: options.name,
+      logLevel: config.LOG_LEVEL,
+      openapi: { title: `genasset ${options.name}`, description: options.description },
+    },
+  );
+  connectMessaging(app);
+  const running = await startHttpApp(app, {
+    port: config.PORT,
+    host: config.HOST,
+    shutdownGraceMs: config.SHUTDOWN_GRACE,
+    handleSignals: options.handleSignals,
+  });
+  await app.startAllMicroservices();
+
+  if (embedded && adminToken) {
+    const created = await bootstrapEmbeddedTenant(app.get(IdentityService), config.DATA_DIR, adminToken);
+    if (created) logger.log(`first start: created team ${created.teamId}, project ${created.projectId}; credentials in ${config.DATA_DIR}/bootstrap.json`);
+  }
+  return { ...running, config, embedded };
+}

@@ -1,0 +1,20 @@
+import { Module } from '@nestjs/common';
+import { MessagingModule } from '@genasset/messaging';
+import { GenerationDataModule } from './generation-data.module';
+import { GenerationPrisma } from './generation.prisma';
+import { GENERATION_SCHEMA, GENERATION_SERVICE } from './generation.schema';
+
+/** Generation requests, models, training images. Features arrive as folders beside this module. */
+@Module({
+  imports: [
+    GenerationDataModule,
+    MessagingModule.forService({
+      schema: GENERATION_SCHEMA.schema,
+      producer: GENERATION_SERVICE,
+      consumer: GENERATION_SERVICE,
+      prismaToken: GenerationPrisma,
+      imports: [GenerationDataModule],
+    }),
+  ],
+})
+export class GenerationServiceModule {}

@@ -1,0 +1,15 @@
+import { Inject, Injectable, type OnModuleDestroy } from '@nestjs/common';
+import { DATABASE_CONNECTION, type DatabaseConnection } from '@genasset/persistence';
+import { PrismaClient } from './generated/prisma/client';
+
+/** The generation-service's Prisma client: its own schema only, on the process's shared connection. */
+@Injectable()
+export class GenerationPrisma extends PrismaClient implements OnModuleDestroy {
+  constructor(@Inject(DATABASE_CONNECTION) connection: DatabaseConnection) {
+    super({ adapter: connection.prismaAdapter() });
+  }
+
+  async onModuleDestroy(): Promise<void> {
+    await this.$disconnect();
+  }
+}

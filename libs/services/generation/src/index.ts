@@ -1,0 +1,2 @@
+export { GENERATION_SCHEMA, GENERATION_SERVICE } from './generation.schema';
+export { GenerationServiceModule } from './generation.module';

@@ -1,0 +1,2 @@
+export { INFERENCE_SCHEMA, INFERENCE_SERVICE } from './inference.schema';
+export { InferenceWorkerModule } from './inference.module';
