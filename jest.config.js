@@ -19,7 +19,7 @@ module.exports = {
       ...common,
       displayName: 'integration',
       testMatch: ['<rootDir>/{apps,libs,tools}/**/*.int-spec.ts', '<rootDir>/test/**/*.e2e-spec.ts'],
-      testTimeout: 120000,
+      setupFilesAfterEnv: ['<rootDir>/tools/jest/integration-setup.js'],
     },
   ],
 };

@@ -3,26 +3,15 @@
 // with only Node and npm. Installs dependencies when missing, generates the
 // Prisma clients, then runs apps/platform. With DATABASE_URL, KAFKA_BROKERS and
 // S3_* set, the same process uses those services instead of the embedded ones.
-import { spawnSync, spawn } from 'node:child_process';
-import { existsSync, statSync } from 'node:fs';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { spawn } from 'node:child_process';
+import { join } from 'node:path';
+import { ensureNodeModules } from './lib/install.mjs';
+import { REPO_ROOT as root } from './lib/paths.mjs';
 
-const root = join(dirname(fileURLToPath(import.meta.url)), '..');
-const run = (cmd, args) => {
-  const result = spawnSync(cmd, args, { cwd: root, stdio: 'inherit' });
-  if (result.status !== 0) process.exit(result.status ?? 1);
-};
-
-const marker = join(root, 'node_modules/.modules.yaml');
-const lock = join(root, 'pnpm-lock.yaml');
-if (!existsSync(marker) || statSync(lock).mtimeMs > statSync(marker).mtimeMs) {
-  console.log('> installing dependencies (pnpm, from the lockfile)');
-  const hasPnpm = spawnSync('pnpm', ['--version'], { stdio: 'ignore' }).status === 0;
-  if (hasPnpm) run('pnpm', ['install', '--frozen-lockfile']);
-  else run('npx', ['-y', 'pnpm@10.34.8', 'install', '--frozen-lockfile']);
-}
-run(process.execPath, [join(root, 'scripts/prisma-generate.mjs')]);
+await ensureNodeModules();
+// Imported only now: the generator needs the dependencies installed above.
+const { generatePrismaClients } = await import('./prisma-generate.mjs');
+await generatePrismaClients();
 
 console.log('> starting apps/platform (embedded mode unless DATABASE_URL / KAFKA_BROKERS / S3_* are set)');
 const child = spawn(process.execPath, ['-r', '@swc-node/register', join(root, 'apps/platform/src/main.ts')], {

@@ -3,3 +3,11 @@ export { createTestDatabase, type TestDatabase } from './test-database';
 export { brokerControl } from './broker-control';
 export { waitFor } from './wait-for';
 export { spawnTsProcess, type SpawnedProcess } from './spawn-process';
+export { freePort } from './free-port';
+export {
+  WebhookReceiver,
+  type ReceivedRequest,
+  type PlannedResponse,
+  type Responder,
+  type WebhookReceiverOptions,
+} from './webhook-receiver';
