@@ -27,6 +27,8 @@ export const commonEnv = z.object({
   S3_ACCESS_KEY_ID: z.string().optional(),
   S3_SECRET_ACCESS_KEY: z.string().optional(),
   S3_FORCE_PATH_STYLE: vars.bool(true),
+  /** Host written into presigned URLs when clients reach S3 by another address than the service. */
+  S3_PUBLIC_ENDPOINT: vars.url().optional(),
   /** Secret used to sign URLs served by the filesystem object store. */
   STORAGE_SIGNING_SECRET: z.string().min(16).optional(),
   ADMIN_TOKEN: z.string().min(16, 'must be at least 16 characters').optional(),

@@ -1,0 +1,38 @@
+export { createHttpApp, API_PREFIX } from './bootstrap/create-http-app';
+export { startHttpApp, type StartHttpAppOptions, type RunningHttpApp } from './bootstrap/start-http-app';
+export { type HttpAppOptions, DEFAULT_BODY_LIMIT_BYTES } from './bootstrap/http-app.options';
+export { HttpRootModule } from './bootstrap/http-root.module';
+export {
+  ApiError,
+  ApiErrorCode,
+  apiErrorCodeForStatus,
+  type ApiErrorInfos,
+  type KnownApiErrorCode,
+  type FieldError,
+} from './errors/api-error';
+export { type ApiErrorBody, ApiErrorResponse, renderErrorBody } from './errors/api-error-body';
+export { ApiExceptionFilter } from './errors/api-exception.filter';
+export { toApiError } from './errors/to-api-error';
+export { createValidationPipe, flattenValidationErrors } from './validation/validation.pipe';
+export {
+  loggerParams,
+  redactHeaders,
+  redactUrl,
+  SECRET_HEADERS,
+  type LoggerSettings,
+} from './logging/logger.options';
+export { REQUEST_ID_HEADER, requestIdFor, sanitizeRequestId } from './request-id/request-id';
+export {
+  setupOpenApi,
+  buildOpenApiDocument,
+  OPENAPI_JSON_PATH,
+  DOCS_PATH,
+  SECURITY_SCHEME,
+  type OpenApiOptions,
+} from './openapi/openapi.setup';
+export { ApiErrorResponses } from './openapi/api-error-responses.decorator';
+export { HealthModule } from './health/health.module';
+export { HealthController, type HealthBody } from './health/health.controller';
+export { ReadinessRegistry, type ReadinessCheck, type ReadinessResult } from './health/readiness.registry';
+export { HEALTH_PATHS } from './health/health.paths';
+export { PublicRoute, PUBLIC_ROUTE } from './health/public-route.decorator';

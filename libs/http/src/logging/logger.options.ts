@@ -1,0 +1,96 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { hostname } from 'node:os';
+import { RequestMethod } from '@nestjs/common';
+import type { Params } from 'nestjs-pino';
+import pino, { type DestinationStream, type LevelWithSilent } from 'pino';
+import type { Options } from 'pino-http';
+import { HEALTH_PATHS } from '../health/health.paths';
+
+/** Headers that carry credentials; their values never reach a log line. */
+export const SECRET_HEADERS = [
+  'authorization',
+  'proxy-authorization',
+  'cookie',
+  'set-cookie',
+  'x-api-key',
+  'x-admin-token',
+  'x-amz-security-token',
+  'x-service-signature',
+];
+
+const REDACTED = '[redacted]';
+// Signed URLs are bearer credentials until they expire.
+const SECRET_QUERY =
+  /([?&](?:signature|x-amz-signature|x-amz-credential|x-amz-security-token|token)=)[^&#]*/gi;
+
+export interface LoggerSettings {
+  serviceName: string;
+  logLevel: string;
+  /** Where JSON lines go; stdout when absent (tests pass a stream). */
+  destination?: DestinationStream;
+}
+
+export function redactUrl(url: string): string {
+  return url.replace(SECRET_QUERY, `$1${REDACTED}`);
+}
+
+export function redactHeaders(headers: Record<string, unknown> | undefined): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [name, value] of Object.entries(headers ?? {})) {
+    out[name] = SECRET_HEADERS.includes(name.toLowerCase()) ? REDACTED : value;
+  }
+  return out;
+}
+
+interface SerializedRequest {
+  id?: unknown;
+  method?: string;
+  url?: string;
+  headers?: Record<string, unknown>;
+  remoteAddress?: string;
+  remotePort?: number;
+}
+
+function isHealthRequest(req: IncomingMessage): boolean {
+  const path = (req.url ?? '').split('?')[0];
+  return HEALTH_PATHS.includes(path);
+}
+
+/** nestjs-pino parameters: one JSON line per request, tagged with service and requestId. */
+export function loggerParams(settings: LoggerSettings): Params {
+  const options: Options = {
+    level: settings.logLevel,
+    base: { service: settings.serviceName, pid: process.pid, hostname: hostname() },
+    timestamp: pino.stdTimeFunctions.isoTime,
+    // Fastify decided the id (middie copies it onto the raw request); reuse it.
+    genReqId: (req: IncomingMessage) => String((req as IncomingMessage & { id?: unknown }).id ?? ''),
+    // quietReqLogger binds `requestId` on every line logged during the request.
+    quietReqLogger: true,
+    customAttributeKeys: { reqId: 'requestId' },
+    customLogLevel: (req: IncomingMessage, res: ServerResponse, err?: Error): LevelWithSilent => {
+      if (isHealthRequest(req)) return 'debug';
+      return err || res.statusCode >= 500 ? 'error' : 'info';
+    },
+    serializers: {
+      req: (req: SerializedRequest) => ({
+        method: req.method,
+        url: redactUrl(req.url ?? ''),
+        remoteAddress: req.remoteAddress,
+        userAgent: req.headers?.['user-agent'],
+        headers: redactHeaders(req.headers),
+      }),
+      res: (res: { statusCode?: number }) => ({ statusCode: res.statusCode }),
+    },
+    // Belt and braces for anything logging a raw headers object elsewhere.
+    redact: {
+      paths: SECRET_HEADERS.flatMap((h) => [`req.headers["${h}"]`, `headers["${h}"]`]),
+      censor: REDACTED,
+    },
+  };
+  return {
+    pinoHttp: settings.destination ? [options, settings.destination] : options,
+    // Nest prefixes this with `/v1` and adds the prefix-excluded probes; paths
+    // outside both (Swagger UI assets, stray 404s) get no request log line.
+    forRoutes: [{ path: '{*path}', method: RequestMethod.ALL }],
+  };
+}

@@ -1,0 +1,70 @@
+import type { NestFastifyApplication } from '@nestjs/platform-fastify';
+import { createTestApp, LogCapture } from '../testing/test-app.fixture';
+import { sanitizeRequestId } from '../request-id/request-id';
+
+describe('request ids and logs', () => {
+  let app: NestFastifyApplication;
+  const logs = new LogCapture();
+  beforeAll(async () => {
+    app = await createTestApp(logs);
+  });
+  afterAll(() => app.close());
+
+  const completed = (requestId: string) =>
+    logs.lines.find((l) => l.requestId === requestId && l.msg === 'request completed');
+
+  it('echoes a caller x-request-id and logs it as requestId with the service name', async () => {
+    const res = await app.inject({
+      method: 'GET',
+      url: '/v1/things/missing',
+      headers: { 'x-request-id': 'abc-123' },
+    });
+    expect(res.headers['x-request-id']).toBe('abc-123');
+    expect(completed('abc-123')).toMatchObject({
+      service: 'test-service',
+      level: 30,
+      res: { statusCode: 404 },
+    });
+  });
+
+  it('generates an id when none is given, on success and error responses alike', async () => {
+    const ok = await app.inject({ method: 'GET', url: '/healthz' });
+    const missing = await app.inject({ method: 'GET', url: '/nope' });
+    for (const res of [ok, missing]) expect(res.headers['x-request-id']).toMatch(/^[0-9a-f-]{36}$/);
+    expect(ok.headers['x-request-id']).not.toBe(missing.headers['x-request-id']);
+  });
+
+  it('sanitises a hostile x-request-id', async () => {
+    const res = await app.inject({
+      method: 'GET',
+      url: '/healthz',
+      headers: { 'x-request-id': 'a b\u0000"c<d>' },
+    });
+    expect(res.headers['x-request-id']).toBe('abcd');
+    expect(sanitizeRequestId('x'.repeat(500))).toHaveLength(128);
+    expect(sanitizeRequestId(' "" ')).toBeUndefined();
+  });
+
+  it('never logs credentials or URL signatures', async () => {
+    await app.inject({
+      method: 'GET',
+      url: '/v1/things/missing?signature=deadbeef&expires=1',
+      headers: {
+        'x-request-id': 'secret-req',
+        authorization: 'Basic c2VjcmV0OnNlY3JldA==',
+        cookie: 'sid=s3cr3t',
+      },
+    });
+    const line = completed('secret-req');
+    expect(line).toBeDefined();
+    const text = JSON.stringify(line);
+    expect(text).not.toMatch(/c2VjcmV0OnNlY3JldA|s3cr3t|deadbeef/);
+    expect(text).toContain('[redacted]');
+  });
+
+  it('keeps probes out of the info-level log', async () => {
+    await app.inject({ method: 'GET', url: '/readyz', headers: { 'x-request-id': 'probe-1' } });
+    await app.inject({ method: 'GET', url: '/healthz', headers: { 'x-request-id': 'probe-2' } });
+    expect(logs.lines.filter((l) => l.requestId === 'probe-1' || l.requestId === 'probe-2')).toEqual([]);
+  });
+});

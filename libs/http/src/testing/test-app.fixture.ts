@@ -1,0 +1,101 @@
+import { Writable } from 'node:stream';
+import { Body, Controller, Get, Injectable, Module, type OnModuleInit, Post } from '@nestjs/common';
+import type { NestFastifyApplication } from '@nestjs/platform-fastify';
+import { ApiProperty } from '@nestjs/swagger';
+import { Type } from 'class-transformer';
+import { IsInt, IsOptional, IsUrl, Max, Min, ValidateNested } from 'class-validator';
+import { createHttpApp } from '../bootstrap/create-http-app';
+import { ApiError } from '../errors/api-error';
+import { ReadinessRegistry } from '../health/readiness.registry';
+
+class ItemDto {
+  @IsUrl()
+  url!: string;
+}
+
+export class CreateThingDto {
+  @ApiProperty()
+  @IsUrl()
+  url!: string;
+
+  @ApiProperty({ required: false })
+  @IsOptional()
+  @IsInt()
+  @Min(1)
+  @Max(10)
+  count?: number;
+
+  @IsOptional()
+  @ValidateNested({ each: true })
+  @Type(() => ItemDto)
+  items?: ItemDto[];
+}
+
+/** Mutable per test: what the readiness check does. */
+export const readiness = { fail: false, hang: false };
+
+@Injectable()
+class FakeDependency implements OnModuleInit {
+  constructor(private readonly registry: ReadinessRegistry) {}
+  onModuleInit(): void {
+    this.registry.register(
+      'fake-db',
+      async () => {
+        if (readiness.hang) await new Promise((resolve) => setTimeout(resolve, 5000).unref());
+        if (readiness.fail) throw new Error('connection refused');
+      },
+      { timeoutMs: 200 },
+    );
+  }
+}
+
+@Controller('things')
+class ThingsController {
+  @Post()
+  create(@Body() body: CreateThingDto): { received: CreateThingDto; isInstance: boolean } {
+    return { received: body, isInstance: body instanceof CreateThingDto };
+  }
+
+  @Get('conflict')
+  conflict(): never {
+    throw ApiError.conflict('Thing already exists', { url: 'https://example.com' });
+  }
+
+  @Get('missing')
+  missing(): never {
+    throw ApiError.notFound('Thing', 'thing_1');
+  }
+
+  @Get('boom')
+  boom(): never {
+    throw new Error('password=hunter2 at db.internal:5432');
+  }
+}
+
+@Module({ controllers: [ThingsController], providers: [FakeDependency] })
+class ThingsModule {}
+
+/** Collects the JSON log lines an app writes. */
+export class LogCapture extends Writable {
+  readonly lines: Record<string, unknown>[] = [];
+  override _write(chunk: Buffer, _encoding: string, callback: () => void): void {
+    for (const line of chunk.toString('utf8').split('\n')) if (line.trim()) this.lines.push(JSON.parse(line));
+    callback();
+  }
+}
+
+export async function createTestApp(
+  logs = new LogCapture(),
+  bodyLimitBytes = 1024,
+): Promise<NestFastifyApplication> {
+  const app = await createHttpApp(ThingsModule, {
+    serviceName: 'test-service',
+    logLevel: 'info',
+    openapi: { title: 'Test API', description: 'for tests' },
+    bodyLimitBytes,
+    logDestination: logs,
+  });
+  await app.init();
+  await app.getHttpAdapter().getInstance().ready();
+  return app;
+}

@@ -1,0 +1,293 @@
+import { randomUUID } from 'node:crypto';
+import { createWriteStream } from 'node:fs';
+import { mkdir, open, readdir, readFile, rename, rm, rmdir, stat, writeFile } from 'node:fs/promises';
+import { join, resolve, sep } from 'node:path';
+import { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import { ByteCounter } from '../byte-counter';
+import { validateExpiry } from '../expiry';
+import { encodeKeyPath, validateObjectKey, validateObjectPrefix } from '../object-key';
+import type {
+  CompletedPart,
+  ListOptions,
+  ObjectInfo,
+  ObjectStore,
+  PutOptions,
+  PutResult,
+  SignedUrlOptions,
+  StoredObject,
+  UploadOptions,
+} from '../object-store';
+import { validateContentType, validateDownloadName } from '../response-headers';
+import {
+  ContentLengthMismatchError,
+  InvalidObjectKeyError,
+  NotSupportedError,
+  ObjectNotFoundError,
+} from '../storage.errors';
+import { type SignatureCheck, UrlSigner } from './url-signer';
+
+export interface FilesystemObjectStoreOptions {
+  /** Directory holding the objects, e.g. `<DATA_DIR>/objects`. */
+  rootDir: string;
+  signingSecret: string | Buffer;
+  /** Base of the URLs handed out, e.g. `http://localhost:8080`. */
+  publicBaseUrl: string;
+  /** Route serving the files (FilesModule). */
+  filesPath?: string;
+}
+
+export const FILES_PATH = '/v1/files';
+const META_SUFFIX = '.meta.json';
+const TMP_DIR = '.tmp';
+
+interface Meta {
+  contentType: string;
+}
+
+/**
+ * Objects as plain files for embedded mode: `<root>/<key>` plus a
+ * `<key>.meta.json` sidecar with the content type. Writes go to `<root>/.tmp`
+ * and are renamed into place, so a reader sees the old object or the new one,
+ * never a partial file. Keys ending in `.meta.json` or starting with `.tmp/`
+ * are reserved, and a key cannot be both an object and a "folder" of others
+ * (`a` and `a/b`), which S3 would allow.
+ */
+export class FilesystemObjectStore implements ObjectStore {
+  readonly kind = 'filesystem' as const;
+  readonly rootDir: string;
+  private readonly tmpDir: string;
+  private readonly signer: UrlSigner;
+  private readonly publicBaseUrl: string;
+  private readonly filesPath: string;
+
+  constructor(options: FilesystemObjectStoreOptions) {
+    this.rootDir = resolve(options.rootDir);
+    this.tmpDir = join(this.rootDir, TMP_DIR);
+    this.signer = new UrlSigner(options.signingSecret);
+    this.publicBaseUrl = options.publicBaseUrl.replace(/\/+$/, '');
+    this.filesPath = options.filesPath ?? FILES_PATH;
+  }
+
+  async put(key: string, body: Buffer | Readable, options: PutOptions): Promise<PutResult> {
+    const path = this.pathOf(key);
+    validateContentType(options.contentType);
+    await mkdir(this.tmpDir, { recursive: true });
+    const tmp = join(this.tmpDir, randomUUID());
+    try {
+      const counter = new ByteCounter();
+      const source = Buffer.isBuffer(body) ? Readable.from([body]) : body;
+      await pipeline(source, counter, createWriteStream(tmp, { flags: 'wx' }));
+      if (options.contentLength !== undefined && counter.bytes !== options.contentLength) {
+        throw new ContentLengthMismatchError(options.contentLength, counter.bytes);
+      }
+      const meta: Meta = { contentType: options.contentType };
+      await writeFile(`${tmp}${META_SUFFIX}`, JSON.stringify(meta), { flag: 'wx' });
+      await this.publish(key, path, tmp);
+      return { key, contentLength: counter.bytes };
+    } finally {
+      await rm(tmp, { force: true });
+      await rm(`${tmp}${META_SUFFIX}`, { force: true });
+    }
+  }
+
+  upload(key: string, body: Readable, options: UploadOptions): Promise<PutResult> {
+    return this.put(key, body, { contentType: options.contentType });
+  }
+
+  async get(key: string): Promise<StoredObject> {
+    const path = this.pathOf(key);
+    let handle;
+    try {
+      handle = await open(path, 'r');
+    } catch (error) {
+      if (isMissing(error)) throw new ObjectNotFoundError(key);
+      throw error;
+    }
+    try {
+      // Size and type come from the opened file, so a concurrent replace cannot mix versions of the bytes.
+      const stats = await handle.stat();
+      if (!stats.isFile()) throw new ObjectNotFoundError(key);
+      const meta = await this.readMeta(path);
+      return {
+        key,
+        body: handle.createReadStream(),
+        contentType: meta.contentType,
+        contentLength: stats.size,
+        lastModified: stats.mtime,
+      };
+    } catch (error) {
+      await handle.close();
+      throw error;
+    }
+  }
+
+  async head(key: string): Promise<ObjectInfo | undefined> {
+    const path = this.pathOf(key);
+    try {
+      const stats = await stat(path);
+      if (!stats.isFile()) return undefined;
+      const meta = await this.readMeta(path);
+      return { key, contentType: meta.contentType, contentLength: stats.size, lastModified: stats.mtime };
+    } catch (error) {
+      if (isMissing(error)) return undefined;
+      throw error;
+    }
+  }
+
+  async exists(key: string): Promise<boolean> {
+    return (await this.head(key)) !== undefined;
+  }
+
+  async delete(keys: string[]): Promise<void> {
+    const paths = keys.map((key) => this.pathOf(key));
+    for (const path of paths) {
+      await rm(path, { force: true });
+      await rm(`${path}${META_SUFFIX}`, { force: true });
+      await this.pruneEmptyDirs(path);
+    }
+  }
+
+  async *list(prefix: string, _options: ListOptions = {}): AsyncIterable<string> {
+    validateObjectPrefix(prefix);
+    const slash = prefix.lastIndexOf('/');
+    const base = slash < 0 ? '' : prefix.slice(0, slash);
+    const keys: string[] = [];
+    await this.collect(base, keys);
+    // S3 order is by UTF-8 bytes, which is not JavaScript's UTF-16 order.
+    const matching = keys
+      .filter((k) => k.startsWith(prefix))
+      .sort((a, b) => Buffer.compare(Buffer.from(a), Buffer.from(b)));
+    yield* matching;
+  }
+
+  async signedUrl(key: string, options: SignedUrlOptions): Promise<string> {
+    this.pathOf(key);
+    const expires = Math.floor(Date.now() / 1000) + validateExpiry(options.expiresInSeconds);
+    const params = {
+      key,
+      expires,
+      downloadName:
+        options.downloadName === undefined ? undefined : validateDownloadName(options.downloadName),
+      contentType: options.contentType === undefined ? undefined : validateContentType(options.contentType),
+    };
+    const query = new URLSearchParams({ expires: String(expires) });
+    if (params.downloadName !== undefined) query.set('name', params.downloadName);
+    if (params.contentType !== undefined) query.set('type', params.contentType);
+    query.set('signature', this.signer.sign(params));
+    return `${this.publicBaseUrl}${this.filesPath}/${encodeKeyPath(key)}?${query.toString()}`;
+  }
+
+  /** Checks a request to the files route; see `FilesController`. */
+  verifySignature(
+    params: { key: string; expires: number; downloadName?: string; contentType?: string },
+    signature: string,
+  ): SignatureCheck {
+    return this.signer.verify(params, signature);
+  }
+
+  createMultipartUpload(): Promise<string> {
+    return Promise.reject(new NotSupportedError('createMultipartUpload', 'filesystem'));
+  }
+
+  signedPartUrl(): Promise<string> {
+    return Promise.reject(new NotSupportedError('signedPartUrl', 'filesystem'));
+  }
+
+  completeMultipartUpload(_key: string, _uploadId: string, _parts: CompletedPart[]): Promise<void> {
+    return Promise.reject(new NotSupportedError('completeMultipartUpload', 'filesystem'));
+  }
+
+  abortMultipartUpload(): Promise<void> {
+    return Promise.reject(new NotSupportedError('abortMultipartUpload', 'filesystem'));
+  }
+
+  async close(): Promise<void> {}
+
+  /** Meta first, then data: once the data file is visible its content type is too. */
+  private async publish(key: string, path: string, tmp: string): Promise<void> {
+    const parent = resolve(path, '..');
+    for (let attempt = 0; ; attempt++) {
+      try {
+        await mkdir(parent, { recursive: true });
+        if ((await stat(path).catch(() => undefined))?.isDirectory()) throw conflict(key);
+        await rename(`${tmp}${META_SUFFIX}`, `${path}${META_SUFFIX}`);
+        await rename(tmp, path);
+        return;
+      } catch (error) {
+        const code = (error as NodeJS.ErrnoException).code;
+        // A concurrent delete may prune the parent between mkdir and rename.
+        if (code === 'ENOENT' && attempt < 3) continue;
+        // mkdir meets a file where a folder should be: `a` exists and we write `a/b`.
+        if (code === 'ENOTDIR' || code === 'EEXIST') throw conflict(key);
+        throw error;
+      }
+    }
+  }
+
+  private async readMeta(path: string): Promise<Meta> {
+    try {
+      const meta = JSON.parse(await readFile(`${path}${META_SUFFIX}`, 'utf8')) as Partial<Meta>;
+      return { contentType: meta.contentType ?? 'application/octet-stream' };
+    } catch (error) {
+      if (isMissing(error) || error instanceof SyntaxError)
+        return { contentType: 'application/octet-stream' };
+      throw error;
+    }
+  }
+
+  private async collect(dir: string, into: string[]): Promise<void> {
+    let entries;
+    try {
+      entries = await readdir(dir ? join(this.rootDir, ...dir.split('/')) : this.rootDir, {
+        withFileTypes: true,
+      });
+    } catch (error) {
+      if (isMissing(error)) return;
+      throw error;
+    }
+    for (const entry of entries) {
+      const key = dir ? `${dir}/${entry.name}` : entry.name;
+      if (entry.isDirectory()) {
+        if (!dir && entry.name === TMP_DIR) continue;
+        await this.collect(key, into);
+      } else if (entry.isFile() && !entry.name.endsWith(META_SUFFIX)) {
+        into.push(key);
+      }
+    }
+  }
+
+  /** Removes now-empty folders up to the root so listing does not walk dead branches. */
+  private async pruneEmptyDirs(path: string): Promise<void> {
+    let dir = resolve(path, '..');
+    while (dir !== this.rootDir && dir.startsWith(this.rootDir + sep)) {
+      try {
+        await rmdir(dir);
+      } catch {
+        return; // not empty (or already gone): stop climbing
+      }
+      dir = resolve(dir, '..');
+    }
+  }
+
+  /** Validates a key and maps it to a path that cannot leave the root. */
+  private pathOf(key: string): string {
+    validateObjectKey(key);
+    if (key.endsWith(META_SUFFIX))
+      throw new InvalidObjectKeyError(key, `keys ending in ${META_SUFFIX} are reserved`);
+    if (key === TMP_DIR || key.startsWith(`${TMP_DIR}/`))
+      throw new InvalidObjectKeyError(key, `keys under ${TMP_DIR}/ are reserved`);
+    const path = join(this.rootDir, ...key.split('/'));
+    if (!path.startsWith(this.rootDir + sep)) throw new InvalidObjectKeyError(key, 'escapes the store');
+    return path;
+  }
+}
+
+function conflict(key: string): InvalidObjectKeyError {
+  return new InvalidObjectKeyError(key, 'conflicts with an existing object or folder of objects');
+}
+
+function isMissing(error: unknown): boolean {
+  const code = (error as NodeJS.ErrnoException | undefined)?.code;
+  return code === 'ENOENT' || code === 'ENOTDIR' || code === 'EISDIR';
+}

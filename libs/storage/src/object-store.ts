@@ -1,0 +1,87 @@
+import type { Readable } from 'node:stream';
+
+export interface PutOptions {
+  contentType: string;
+  /** Required by S3 for a stream body; when absent a stream goes through a multipart upload. */
+  contentLength?: number;
+}
+
+export interface UploadOptions {
+  contentType: string;
+  /** Multipart part size (S3 minimum 5 MiB). Default 8 MiB. */
+  partSizeBytes?: number;
+  /** Parts uploaded concurrently. Default 4. */
+  queueSize?: number;
+}
+
+export interface ObjectInfo {
+  key: string;
+  contentType: string;
+  contentLength: number;
+  lastModified?: Date;
+}
+
+export interface StoredObject extends ObjectInfo {
+  /** The bytes; the caller must consume or destroy it. */
+  body: Readable;
+}
+
+export interface PutResult {
+  key: string;
+  /** Bytes stored (counted, so also known for streams of unknown length). */
+  contentLength: number;
+}
+
+export interface SignedUrlOptions {
+  /** Lifetime of the URL, 1 s to 7 days (S3's limit, applied to both stores). */
+  expiresInSeconds: number;
+  /** Served as `Content-Disposition: attachment` with this file name. */
+  downloadName?: string;
+  /** Overrides the stored content type in the response. */
+  contentType?: string;
+}
+
+export interface ListOptions {
+  /** Keys fetched per request to the store. Default 1000 (S3's maximum). */
+  pageSize?: number;
+}
+
+export interface CompletedPart {
+  partNumber: number;
+  /** ETag header returned by the part upload, quotes included. */
+  etag: string;
+}
+
+/**
+ * Object storage port. Keys are `/`-separated paths (see `validateObjectKey`);
+ * the bucket or directory is configuration, never part of a key. Nothing is
+ * ever public: clients get time-limited signed URLs.
+ */
+export interface ObjectStore {
+  readonly kind: 's3' | 'filesystem';
+  /** Stores a whole object, replacing any previous one atomically. */
+  put(key: string, body: Buffer | Readable, options: PutOptions): Promise<PutResult>;
+  /** Stores a stream of unknown length (S3: multipart upload). */
+  upload(key: string, body: Readable, options: UploadOptions): Promise<PutResult>;
+  /** @throws ObjectNotFoundError */
+  get(key: string): Promise<StoredObject>;
+  /** Metadata, or undefined when there is no such object. */
+  head(key: string): Promise<ObjectInfo | undefined>;
+  exists(key: string): Promise<boolean>;
+  /** Deletes in batches (S3 DeleteObjects, 1000 a request); missing keys are not an error. */
+  delete(keys: string[]): Promise<void>;
+  /** Every key starting with `prefix`, in ascending byte order, fetched page by page. */
+  list(prefix: string, options?: ListOptions): AsyncIterable<string>;
+  /** A time-limited GET URL anyone holding it can use. Does not check that the object exists. */
+  signedUrl(key: string, options: SignedUrlOptions): Promise<string>;
+
+  // Presigned multipart upload (clients upload parts directly). S3 only:
+  // the filesystem store throws NotSupportedError.
+  createMultipartUpload(key: string, contentType: string): Promise<string>;
+  signedPartUrl(key: string, uploadId: string, partNumber: number, expiresInSeconds: number): Promise<string>;
+  completeMultipartUpload(key: string, uploadId: string, parts: CompletedPart[]): Promise<void>;
+  abortMultipartUpload(key: string, uploadId: string): Promise<void>;
+
+  /** Releases connections; called on application shutdown. */
+  close(): Promise<void>;
+}
