@@ -3,6 +3,7 @@ import { Command } from 'commander';
 import { adminCommand } from './commands/admin.command';
 import { migrateCommand } from './commands/migrate.command';
 import { topicsCommand } from './commands/topics.command';
+import { webhooksCommand } from './commands/webhooks.command';
 
 function print(value: unknown, json: boolean): void {
   process.stdout.write(json ? `${JSON.stringify(value, null, 2)}\n` : `${String(value)}\n`);
@@ -14,6 +15,7 @@ const program = new Command('genasset')
 program.addCommand(adminCommand(print));
 program.addCommand(migrateCommand(print));
 program.addCommand(topicsCommand(print));
+program.addCommand(webhooksCommand(print));
 
 program.parseAsync(process.argv).catch((error: unknown) => {
   process.stderr.write(`error: ${error instanceof Error ? error.message : String(error)}\n`);
