@@ -11,3 +11,4 @@ export { validateEnvelope, type EnvelopeCheck } from './envelope/validate-envelo
 export { TOPICS, type TopicName, deadLetterTopic, DEAD_LETTER_SUFFIX, DEFAULT_PARTITIONS, allTopics } from './topics/topics';
 export { ProbeRecorded, ProbeRecordedData } from './events/probe.events';
 export { EVENT_DEFINITIONS, buildEventRegistry } from './events/registry';
+export { prefixedId } from './ids/prefixed-id';

@@ -1,4 +1,4 @@
-import { ulid } from 'ulid';
+import { prefixedId } from '../ids/prefixed-id';
 import type { EventEnvelope, TraceHeaders } from './event-envelope';
 
 export type PayloadClass<T> = new () => T;
@@ -21,7 +21,7 @@ export function defineEvent<TType extends string, TData extends object>(
 }
 
 export function newEventId(): string {
-  return `evt_${ulid()}`;
+  return prefixedId('evt');
 }
 
 /** Builds the envelope for one occurrence of an event; the key comes from the payload. */

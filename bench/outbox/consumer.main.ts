@@ -1,0 +1,46 @@
+/**
+ * The bench's consuming service, in its own process (as deployed): Kafka
+ * transport, inbox + effect per delivery batch. Prints READY once consuming.
+ */
+import 'reflect-metadata';
+import { writeFileSync } from 'node:fs';
+import { Session } from 'node:inspector';
+import { PostgresConnection } from '@genasset/persistence';
+import type { KafkaEventServer } from '@genasset/messaging';
+import { startProbeApp } from '../../libs/messaging/test/support/probe-app';
+
+async function main(): Promise<void> {
+  const env = process.env;
+  // BENCH_PROFILE=<file>: CPU profile of this process, written at SIGTERM.
+  const session = env.BENCH_PROFILE ? new Session() : undefined;
+  session?.connect();
+  session?.post('Profiler.enable');
+  session?.post('Profiler.start');
+  const probe = await startProbeApp({
+    connection: new PostgresConnection(env.DATABASE_URL!, { poolSize: 8 }),
+    produce: false,
+    consume: { consumer: env.BENCH_CONSUMER!, prefix: env.BENCH_PREFIX! },
+    batchHandler: env.BENCH_HANDLER !== 'event',
+    messaging: {
+      transport: 'kafka',
+      brokers: env.KAFKA_BROKERS!.split(','),
+      clientId: 'bench-consumer',
+      fromBeginning: false,
+      partitionsConsumedConcurrently: Number(env.BENCH_PARTITIONS_CONCURRENTLY ?? 3),
+      maxEventsPerTransaction: Number(env.BENCH_EVENTS_PER_TX ?? 250),
+    },
+  });
+  await (probe.server as KafkaEventServer).whenConsuming();
+  process.stdout.write('READY\n');
+  process.once('SIGTERM', () => {
+    const cpu = process.cpuUsage();
+    process.stdout.write(`CPU consumer ${Math.round((cpu.user + cpu.system) / 1000)} ms\n`);
+    session?.post('Profiler.stop', (_error, result) => writeFileSync(env.BENCH_PROFILE!, JSON.stringify(result.profile)));
+    void probe.close().then(() => process.exit(0));
+  });
+}
+
+main().catch((error: unknown) => {
+  console.error(error);
+  process.exit(1);
+});

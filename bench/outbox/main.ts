@@ -1,0 +1,44 @@
+/**
+ * bench/outbox: events/s through the transactional outbox → Kafka → inbox
+ * path, against bare kafkajs produce → consume on the same broker in the same
+ * run. Run: `npm run bench:outbox` with the test services' env (see README.md).
+ */
+import 'reflect-metadata';
+import { testServices } from '@genasset/testing';
+import { measureBaseline } from './baseline';
+import { measureRealPath } from './real-path';
+
+const TARGET_EVENTS_PER_SECOND = 5_000;
+const TARGET_RATIO = 0.3;
+
+async function main(): Promise<void> {
+  const events = Number(process.env.BENCH_EVENTS ?? 50_000);
+  const handler = process.env.BENCH_HANDLER === 'event' ? 'event' : 'batch';
+  const { kafkaBrokers } = testServices();
+  const subjects = 200;
+
+  console.log(`bench/outbox: ${events} events, ${subjects} keys, broker ${kafkaBrokers.join(',')}`);
+  const baseline = await measureBaseline(kafkaBrokers, events, subjects);
+  console.log(`baseline  kafkajs produce → consume:        ${baseline.eventsPerSecond} events/s (${baseline.ms} ms)`);
+  const real = await measureRealPath(kafkaBrokers, events, {
+    subjects,
+    batch: Number(process.env.BENCH_WRITE_BATCH ?? 100),
+    concurrency: Number(process.env.BENCH_WRITERS ?? 4),
+    handler,
+    relayBatch: Number(process.env.BENCH_RELAY_BATCH ?? 1000),
+    eventsPerTransaction: Number(process.env.BENCH_EVENTS_PER_TX ?? 500),
+  });
+  console.log(`real path commit → outbox → Kafka → inbox: ${real.eventsPerSecond} events/s (${real.ms} ms; ${handler} handler; writers alone ${real.writtenPerSecond} events/s)`);
+  const ratio = real.eventsPerSecond / baseline.eventsPerSecond;
+  const pass = real.eventsPerSecond >= TARGET_EVENTS_PER_SECOND && ratio >= TARGET_RATIO;
+  console.log(`ratio real/baseline: ${ratio.toFixed(2)}`);
+  console.log(
+    `${pass ? 'PASS' : 'FAIL'}: real path ${real.eventsPerSecond} events/s (target ≥ ${TARGET_EVENTS_PER_SECOND}), ratio ${ratio.toFixed(2)} (target ≥ ${TARGET_RATIO})`,
+  );
+  process.exitCode = pass ? 0 : 1;
+}
+
+main().catch((error: unknown) => {
+  console.error(error);
+  process.exit(1);
+});

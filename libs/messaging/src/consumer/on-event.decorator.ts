@@ -1,0 +1,46 @@
+import {
+  applyDecorators,
+  Injectable,
+  UseInterceptors,
+  type CallHandler,
+  type ExecutionContext,
+  type NestInterceptor,
+} from '@nestjs/common';
+import { EventPattern } from '@nestjs/microservices';
+import { catchError, throwError, type Observable } from 'rxjs';
+import { EventContext } from './event-context';
+
+export interface EventHandlerOptions {
+  /** Consumer name: the Kafka consumer group, and the key of the inbox rows. */
+  readonly consumer: string;
+  /** Only these event types (default: every type on the topic not claimed by another handler). */
+  readonly types?: readonly string[];
+  /** Receive every fresh event of a delivery batch at once as `EventEnvelope[]` (one call, one statement). */
+  readonly batch?: boolean;
+}
+
+/**
+ * Nest's RPC exception filter turns any non-RpcException into "Internal server
+ * error" before the transport sees it; this keeps the original error on the
+ * context, so retries log it and dead letters carry it as their reason.
+ */
+@Injectable()
+export class CaptureEventErrors implements NestInterceptor {
+  intercept(context: ExecutionContext, next: CallHandler): Observable<unknown> {
+    return next.handle().pipe(
+      catchError((error: unknown) => {
+        const ctx = context.switchToRpc().getContext<unknown>();
+        if (ctx instanceof EventContext) ctx.failure = error;
+        return throwError(() => error);
+      }),
+    );
+  }
+}
+
+/**
+ * Declares an event handler: `@OnEvent(TOPICS.jobLifecycle, { consumer: 'webhook-dispatcher' })`.
+ * Equivalent to `@EventPattern(topic, { consumer, … })` plus error capture.
+ */
+export function OnEvent(topic: string, options: EventHandlerOptions): MethodDecorator {
+  return applyDecorators(EventPattern(topic, { ...options }), UseInterceptors(CaptureEventErrors));
+}

@@ -1,0 +1,29 @@
+import { deadLetterTopic } from '@genasset/contracts';
+import { HEADERS } from '../core/messages';
+import type { DeadLetter, DeadLetterSink } from '../consumer/dead-letter-sink';
+import type { KafkaPublisher } from './kafka-publisher';
+
+/**
+ * Dead letters go to `<topic>.dlt` with the original key, bytes and headers,
+ * plus why and where from — enough to inspect, fix and replay them.
+ */
+export class KafkaDeadLetterSink implements DeadLetterSink {
+  constructor(private readonly publisher: KafkaPublisher) {}
+
+  async deadLetter({ consumer, record, reason }: DeadLetter): Promise<void> {
+    await this.publisher.sendRaw(deadLetterTopic(record.topic), [
+      {
+        key: record.key,
+        value: record.value,
+        headers: {
+          ...record.headers,
+          [HEADERS.deadLetterReason]: reason.slice(0, 2_000),
+          [HEADERS.deadLetterConsumer]: consumer,
+          [HEADERS.originalTopic]: record.topic,
+          [HEADERS.originalPartition]: String(record.partition),
+          [HEADERS.originalOffset]: record.offset,
+        },
+      },
+    ]);
+  }
+}

@@ -1,0 +1,149 @@
+import type { Consumer, EachBatchPayload, IHeaders, Kafka, KafkaMessage } from 'kafkajs';
+import { errorMessage, sleep } from '../core/backoff';
+import type { InboundRecord } from '../core/messages';
+import type { ConsumerRegistry } from '../consumer/consumer-registry';
+import { EventProcessor } from '../consumer/event-processor';
+import { EventServer, type EventServerSettings } from '../consumer/event-server';
+import type { HandlerTable } from '../consumer/handler-table';
+import { KafkaDeadLetterSink } from './kafka-dead-letter.sink';
+import type { KafkaPublisher } from './kafka-publisher';
+
+export interface KafkaServerSettings extends EventServerSettings {
+  /** Where a consumer group without committed offsets starts (default: the beginning: no fact is missed). */
+  readonly fromBeginning?: boolean;
+  /** Partitions of one consumer processed at the same time (each in its own transactions). */
+  readonly partitionsConsumedConcurrently?: number;
+  readonly sessionTimeoutMs?: number;
+}
+
+/**
+ * NestJS transport strategy over Kafka: one consumer group per consumer name,
+ * batches per partition through the EventProcessor, offsets committed by hand
+ * only after the transaction that applied the events committed. A crash
+ * between the two redelivers events the inbox already knows: they change nothing.
+ */
+export class KafkaEventServer extends EventServer {
+  private readonly consumers = new Map<string, Consumer>();
+  private readonly stopping = new AbortController();
+  private readonly fetched = new Set<string>();
+  private readonly fetchedWaiters: (() => void)[] = [];
+  private starting?: Promise<void>;
+
+  constructor(
+    registry: ConsumerRegistry,
+    private readonly kafka: Kafka,
+    private readonly publisher: KafkaPublisher,
+    private readonly kafkaSettings: KafkaServerSettings,
+  ) {
+    super(registry, kafkaSettings);
+  }
+
+  /**
+   * Resolves once every consumer joined its group and completed a first fetch
+   * (its start offsets are fixed): from then on nothing produced is missed,
+   * even with `fromBeginning: false`.
+   */
+  whenConsuming(): Promise<void> {
+    if (this.table && this.fetched.size >= this.table.consumers().length) return Promise.resolve();
+    return new Promise((resolve) => this.fetchedWaiters.push(resolve));
+  }
+
+  /** Readiness: every consumer is connected to its group. */
+  async check(): Promise<void> {
+    const missing = (this.table?.consumers() ?? []).filter((c) => !this.fetched.has(c));
+    if (missing.length > 0) throw new Error(`not consuming yet: ${missing.join(', ')}`);
+  }
+
+  protected async start(table: HandlerTable): Promise<void> {
+    // Consumers connect in the background, retrying while the broker is down:
+    // the app (and its outbox writes) must not depend on Kafka being up.
+    this.starting = Promise.all(table.consumers().map((name) => this.startConsumer(table, name))).then(() => undefined);
+  }
+
+  async close(): Promise<void> {
+    this.stopping.abort();
+    await this.starting?.catch(() => undefined);
+    // disconnect() waits for the batch in flight; its committed part stays committed.
+    await Promise.all([...this.consumers.values()].map((c) => c.disconnect().catch(() => undefined)));
+    this.consumers.clear();
+  }
+
+  private async startConsumer(table: HandlerTable, name: string): Promise<void> {
+    const processor = new EventProcessor(this.registry.get(name), table, new KafkaDeadLetterSink(this.publisher), this.processorOptions());
+    this.processors.set(name, processor);
+    const consumer = this.kafka.consumer({
+      groupId: name,
+      allowAutoTopicCreation: false,
+      sessionTimeout: this.kafkaSettings.sessionTimeoutMs ?? 30_000,
+      heartbeatInterval: 3_000,
+      maxWaitTimeInMs: 200,
+      retry: { retries: 10, initialRetryTime: 300, maxRetryTime: 10_000 },
+    });
+    consumer.on(consumer.events.FETCH, () => this.markFetched(name));
+    consumer.on(consumer.events.CRASH, ({ payload }) => {
+      this.fetched.delete(name);
+      this.logger.error(`consumer ${name} crashed (${payload.restart ? 'restarting' : 'stopped'}): ${errorMessage(payload.error)}`);
+    });
+    for (let failures = 0; !this.stopping.signal.aborted; failures++) {
+      try {
+        await consumer.connect();
+        await consumer.subscribe({ topics: table.topicsOf(name), fromBeginning: this.kafkaSettings.fromBeginning ?? true });
+        await consumer.run({
+          autoCommit: false,
+          eachBatchAutoResolve: false,
+          partitionsConsumedConcurrently: this.kafkaSettings.partitionsConsumedConcurrently ?? 3,
+          eachBatch: (payload) => this.onBatch(processor, consumer, payload),
+        });
+        this.consumers.set(name, consumer);
+        this.logger.log(`consumer ${name} consuming ${table.topicsOf(name).join(', ')}`);
+        return;
+      } catch (error) {
+        this.logger.warn(`consumer ${name} could not start (${failures + 1}x): ${errorMessage(error)}`);
+        await consumer.disconnect().catch(() => undefined);
+        await sleep(Math.min(10_000, 500 * 2 ** failures), this.stopping.signal);
+      }
+    }
+  }
+
+  private async onBatch(processor: EventProcessor, consumer: Consumer, payload: EachBatchPayload): Promise<void> {
+    const { batch, resolveOffset, heartbeat, isRunning, isStale } = payload;
+    const records = batch.messages.map((m) => toRecord(batch.topic, batch.partition, m));
+    await processor.process(records, {
+      running: () => isRunning() && !isStale(),
+      signal: this.stopping.signal,
+      committed: async (last) => {
+        resolveOffset(last.offset);
+        await consumer.commitOffsets([{ topic: batch.topic, partition: batch.partition, offset: (BigInt(last.offset) + 1n).toString() }]);
+        await heartbeat();
+      },
+    });
+  }
+
+  private markFetched(name: string): void {
+    if (this.fetched.has(name)) return;
+    this.fetched.add(name);
+    if (this.table && this.fetched.size >= this.table.consumers().length) {
+      for (const resolve of this.fetchedWaiters.splice(0)) resolve();
+    }
+  }
+}
+
+function toRecord(topic: string, partition: number, message: KafkaMessage): InboundRecord {
+  return {
+    topic,
+    partition,
+    offset: message.offset,
+    key: message.key ? message.key.toString() : null,
+    value: message.value,
+    headers: decodeHeaders(message.headers),
+  };
+}
+
+function decodeHeaders(headers: IHeaders | undefined): Record<string, string> {
+  const result: Record<string, string> = {};
+  for (const [name, value] of Object.entries(headers ?? {})) {
+    const first = Array.isArray(value) ? value[0] : value;
+    if (first !== undefined) result[name] = first.toString();
+  }
+  return result;
+}

@@ -1,0 +1,41 @@
+import type { ModuleMetadata, InjectionToken } from '@nestjs/common';
+import type { RetryPolicy } from '../core/backoff';
+import type { OutboxRelayOptions } from '../outbox/outbox-relay';
+
+export interface MessagingModuleOptions {
+  /** `kafka` in distributed mode; `in-process` in embedded mode (one process, no broker). */
+  readonly transport: 'kafka' | 'in-process';
+  /** Kafka bootstrap servers (required for `kafka`). */
+  readonly brokers?: readonly string[];
+  /** Kafka client id (shows in broker logs): usually the app name. */
+  readonly clientId: string;
+  /** Handler retries before dead-lettering (default 3 tries, 200 ms doubling to 2 s). */
+  readonly retry?: Partial<RetryPolicy>;
+  /** Events per consumer transaction on the happy path (default 250). */
+  readonly maxEventsPerTransaction?: number;
+  /** Upper bound of one consumer transaction (default 30 s). */
+  readonly transactionTimeoutMs?: number;
+  /** Kafka: where a new consumer group starts (default true: from the beginning). */
+  readonly fromBeginning?: boolean;
+  /** Kafka: partitions of one consumer processed concurrently (default 3). */
+  readonly partitionsConsumedConcurrently?: number;
+  /** Defaults for every service's relay. */
+  readonly relay?: Omit<OutboxRelayOptions, 'schema' | 'listen' | 'logger'>;
+  /** Register the `broker` readiness check (default true). */
+  readonly readiness?: boolean;
+}
+
+export interface ServiceMessagingOptions {
+  /** The service's PostgreSQL schema: its outbox, inbox and dead letters live there. */
+  readonly schema: string;
+  /** Service name stamped on the envelopes it produces. */
+  readonly producer: string;
+  /** Consumer name of the service's event handlers (`@OnEvent(topic, { consumer })`); omit for a producer-only service. */
+  readonly consumer?: string;
+  /** Token of the service's Prisma client (its transactions carry handler effects and outbox writes). */
+  readonly prismaToken: InjectionToken;
+  /** Modules that export `prismaToken`, when it is not global. */
+  readonly imports?: ModuleMetadata['imports'];
+  /** Overrides of the relay defaults for this service. */
+  readonly relay?: Omit<OutboxRelayOptions, 'schema' | 'listen' | 'logger'>;
+}

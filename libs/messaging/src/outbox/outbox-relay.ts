@@ -1,0 +1,189 @@
+import { Logger, type LoggerService } from '@nestjs/common';
+import { backoffDelay, errorMessage, sleep } from '../core/backoff';
+import type { Publisher } from '../core/messages';
+import { outboxChannel } from '../core/messaging-tables';
+import type { TransactionalClient } from '../core/sql-client';
+import { OutboxStore, type OutboxBacklog } from './outbox-store';
+
+export type ListenFn = (channel: string, onNotify: (payload: string) => void) => Promise<() => Promise<void>>;
+
+export interface OutboxRelayOptions {
+  readonly schema: string;
+  /** NOTIFY subscription (`DatabaseConnection.listen`); without it the relay only polls. */
+  readonly listen?: ListenFn;
+  /** Rows per publish (default 500). */
+  readonly batchSize?: number;
+  /** Safety-net poll when no NOTIFY arrives (default 1 s). */
+  readonly pollIntervalMs?: number;
+  /** Backoff while the transport fails (default 200 ms doubling up to 10 s). */
+  readonly initialBackoffMs?: number;
+  readonly maxBackoffMs?: number;
+  /** Upper bound of one publish-and-delete transaction (default 60 s). */
+  readonly transactionTimeoutMs?: number;
+  readonly logger?: LoggerService;
+}
+
+/** `standby`: another replica holds this schema's relay lock. */
+export type RelayState = 'stopped' | 'idle' | 'failing' | 'standby';
+
+export interface RelayStatus {
+  state: RelayState;
+  consecutiveFailures: number;
+  lastError?: string;
+  lastPublishedAt?: Date;
+  /** Events published since start. */
+  published: number;
+}
+
+const LOCKED_ELSEWHERE = -1;
+
+/**
+ * Publishes one service schema's outbox: oldest rows first, in batches, then
+ * deletes them. Woken by NOTIFY at each outbox commit, and polls as a safety
+ * net (a missed notification costs latency, never an event). While the
+ * transport fails it backs off and retries the same rows: nothing is lost, and
+ * a batch published but not deleted (crash in between) is published again —
+ * consumers are idempotent.
+ */
+export class OutboxRelay {
+  private readonly store: OutboxStore;
+  private readonly batchSize: number;
+  private readonly pollIntervalMs: number;
+  private readonly initialBackoffMs: number;
+  private readonly maxBackoffMs: number;
+  private readonly transactionTimeoutMs: number;
+  private readonly logger: LoggerService;
+  private current: RelayStatus = { state: 'stopped', consecutiveFailures: 0, published: 0 };
+  private loop?: Promise<void>;
+  private stopping?: AbortController;
+  private wake?: () => void;
+  private woken = false;
+  private unlisten?: () => Promise<void>;
+  private readonly listenFn?: ListenFn;
+
+  constructor(
+    private readonly client: TransactionalClient,
+    private readonly publisher: Publisher,
+    options: OutboxRelayOptions,
+  ) {
+    this.store = new OutboxStore(options.schema);
+    this.batchSize = options.batchSize ?? 500;
+    this.pollIntervalMs = options.pollIntervalMs ?? 1_000;
+    this.initialBackoffMs = options.initialBackoffMs ?? 200;
+    this.maxBackoffMs = options.maxBackoffMs ?? 10_000;
+    this.transactionTimeoutMs = options.transactionTimeoutMs ?? 60_000;
+    this.logger = options.logger ?? new Logger(`OutboxRelay(${options.schema})`);
+    this.listenFn = options.listen;
+  }
+
+  get schema(): string {
+    return this.store.schema;
+  }
+
+  async start(): Promise<void> {
+    if (this.loop) return;
+    this.stopping = new AbortController();
+    if (this.listenFn) {
+      try {
+        this.unlisten = await this.listenFn(outboxChannel(this.store.schema), () => this.notify());
+      } catch (error) {
+        this.logger.warn(`LISTEN failed, relying on polling: ${errorMessage(error)}`);
+      }
+    }
+    this.current = { ...this.current, state: 'idle' };
+    this.loop = this.run(this.stopping.signal);
+  }
+
+  /** Stops after the in-flight batch is published and deleted. */
+  async stop(): Promise<void> {
+    if (!this.loop) return;
+    this.stopping?.abort();
+    this.wake?.();
+    await this.loop;
+    this.loop = undefined;
+    await this.unlisten?.().catch(() => undefined);
+    this.current = { ...this.current, state: 'stopped' };
+  }
+
+  status(): RelayStatus {
+    return { ...this.current };
+  }
+
+  backlog(): Promise<OutboxBacklog> {
+    return this.store.backlog(this.client);
+  }
+
+  /** Asks for a cycle now (also what NOTIFY does). */
+  notify(): void {
+    this.woken = true;
+    this.wake?.();
+  }
+
+  /** Publishes one batch; returns how many rows it published (-1: another replica holds the lock). */
+  async publishBatch(): Promise<number> {
+    if (this.publisher.deliversInProcess) {
+      // In-process delivery runs consumer transactions on this same database
+      // (possibly PGlite's single connection): no transaction may stay open
+      // meanwhile. One process is the only publisher in that mode anyway.
+      const rows = await this.store.next(this.client, this.batchSize);
+      if (rows.length === 0) return 0;
+      await this.publisher.publish(rows.map((r) => r.message));
+      await this.store.remove(this.client, rows.map((r) => r.seq));
+      return rows.length;
+    }
+    return this.client.$transaction(
+      async (tx) => {
+        if (!(await this.store.tryLock(tx))) return LOCKED_ELSEWHERE;
+        const rows = await this.store.next(tx, this.batchSize);
+        if (rows.length === 0) return 0;
+        await this.publisher.publish(rows.map((r) => r.message));
+        await this.store.remove(tx, rows.map((r) => r.seq));
+        return rows.length;
+      },
+      { timeout: this.transactionTimeoutMs, maxWait: 10_000 },
+    );
+  }
+
+  private async run(signal: AbortSignal): Promise<void> {
+    while (!signal.aborted) {
+      let published: number;
+      this.woken = false;
+      try {
+        published = await this.publishBatch();
+      } catch (error) {
+        const failures = this.current.consecutiveFailures + 1;
+        const delay = backoffDelay(failures, this.initialBackoffMs, this.maxBackoffMs);
+        if (failures === 1 || failures % 10 === 0) {
+          this.logger.warn(`publishing failed ${failures}x, retrying in ${delay} ms: ${errorMessage(error)}`);
+        }
+        this.current = { ...this.current, state: 'failing', consecutiveFailures: failures, lastError: errorMessage(error) };
+        await sleep(delay, signal);
+        continue;
+      }
+      if (this.current.consecutiveFailures > 0) this.logger.log('publishing recovered');
+      this.current = {
+        ...this.current,
+        state: published === LOCKED_ELSEWHERE ? 'standby' : 'idle',
+        consecutiveFailures: 0,
+        lastError: undefined,
+        ...(published > 0 ? { lastPublishedAt: new Date(), published: this.current.published + published } : {}),
+      };
+      // A full batch means more is waiting: go again without sleeping.
+      if (published === this.batchSize) continue;
+      await this.idle(signal);
+    }
+  }
+
+  private idle(signal: AbortSignal): Promise<void> {
+    if (this.woken || signal.aborted) return Promise.resolve();
+    return new Promise((resolve) => {
+      const done = () => {
+        clearTimeout(timer);
+        this.wake = undefined;
+        resolve();
+      };
+      const timer = setTimeout(done, this.pollIntervalMs);
+      this.wake = done;
+    });
+  }
+}

@@ -1,0 +1,82 @@
+import type { OutboundMessage } from '../core/messages';
+import { schemaIdent, type SqlClient } from '../core/sql-client';
+
+export interface OutboxRow {
+  seq: string;
+  message: OutboundMessage;
+}
+
+export interface OutboxBacklog {
+  /** Rows written and not yet published. */
+  count: number;
+  /** Age of the oldest unpublished row, 0 when empty. */
+  oldestAgeMs: number;
+}
+
+/** The relay's SQL against one schema's outbox table. */
+export class OutboxStore {
+  private readonly table: string;
+  private readonly lockKey: string;
+
+  constructor(readonly schema: string) {
+    this.table = `${schemaIdent(schema)}.outbox_events`;
+    this.lockKey = `outbox:${schema}`;
+  }
+
+  /**
+   * Takes the schema's relay lock for the current transaction, without waiting:
+   * across replicas only one relay publishes a schema's outbox at a time, which
+   * is what keeps per-key order (two relays would race each other's batches).
+   */
+  async tryLock(tx: SqlClient): Promise<boolean> {
+    const rows = await tx.$queryRawUnsafe<{ locked: boolean }[]>(
+      // 1869968498 = 'outr': a class id of our own, apart from the migrator's keys.
+      'SELECT pg_try_advisory_xact_lock(1869968498, hashtext($1)) AS locked',
+      this.lockKey,
+    );
+    return rows[0]?.locked === true;
+  }
+
+  /**
+   * The oldest rows in seq order, limited to transactions that finished before
+   * every still-running one: a concurrent writer that took a lower seq but has
+   * not committed yet must not be overtaken.
+   */
+  async next(client: SqlClient, limit: number): Promise<OutboxRow[]> {
+    const rows = await client.$queryRawUnsafe<
+      { seq: string; id: string; topic: string; key: string; value: string; headers: Record<string, string> | string }[]
+    >(
+      // ORDER BY o.seq, not the text alias: "10" sorts before "2".
+      `SELECT o.seq::text AS seq, o.id, o.topic, o.key, o.envelope::text AS value, o.headers
+         FROM ${this.table} AS o
+        WHERE o.txid < pg_snapshot_xmin(pg_current_snapshot())
+        ORDER BY o.seq
+        LIMIT ${Math.max(1, Math.floor(limit))}`,
+    );
+    return rows.map((r) => ({
+      seq: r.seq,
+      message: {
+        id: r.id,
+        seq: r.seq,
+        topic: r.topic,
+        key: r.key,
+        value: r.value,
+        headers: typeof r.headers === 'string' ? (JSON.parse(r.headers) as Record<string, string>) : r.headers,
+      },
+    }));
+  }
+
+  async remove(client: SqlClient, seqs: readonly string[]): Promise<void> {
+    if (seqs.length === 0) return;
+    await client.$executeRawUnsafe(`DELETE FROM ${this.table} WHERE seq = ANY($1::bigint[])`, `{${seqs.join(',')}}`);
+  }
+
+  async backlog(client: SqlClient): Promise<OutboxBacklog> {
+    const rows = await client.$queryRawUnsafe<{ count: number; age: number | null }[]>(
+      `SELECT count(*)::int AS count,
+              (EXTRACT(EPOCH FROM (now() - min(created_at))) * 1000)::float8 AS age
+         FROM ${this.table}`,
+    );
+    return { count: rows[0]?.count ?? 0, oldestAgeMs: Math.max(0, Math.round(rows[0]?.age ?? 0)) };
+  }
+}

@@ -1,0 +1,81 @@
+import {
+  buildEventRegistry,
+  createEnvelope,
+  type EventDefinition,
+  type EventEnvelope,
+  type TraceHeaders,
+} from '@genasset/contracts';
+import { envelopeHeaders } from '../core/messages';
+import { outboxChannel } from '../core/messaging-tables';
+import { schemaIdent, type SqlClient } from '../core/sql-client';
+
+export interface OutboxOptions {
+  /** The owning service's PostgreSQL schema (where its outbox table lives). */
+  readonly schema: string;
+  /** Service name stamped on envelopes built by `event()`. */
+  readonly producer: string;
+  /** Event type → definition, to find each envelope's topic. Defaults to every contract. */
+  readonly registry?: ReadonlyMap<string, EventDefinition>;
+}
+
+/**
+ * Writes events into a service's outbox inside the caller's transaction, so
+ * the events exist if and only if the state change that caused them commits.
+ * Never publishes: the relay does, after commit.
+ */
+export class Outbox {
+  readonly schema: string;
+  readonly producer: string;
+  private readonly registry: ReadonlyMap<string, EventDefinition>;
+  private readonly insertSql: string;
+
+  constructor(options: OutboxOptions) {
+    this.schema = options.schema;
+    this.producer = options.producer;
+    this.registry = options.registry ?? buildEventRegistry();
+    const table = `${schemaIdent(options.schema)}.outbox_events`;
+    // One statement for any number of events: rows travel as one JSON array
+    // (works the same through every Prisma driver adapter), keep their order
+    // for seq, and the NOTIFY rides along. NOTIFY is transactional: the relay
+    // is woken at commit, never for a rolled-back write.
+    this.insertSql = `WITH written AS (
+        INSERT INTO ${table} (id, topic, key, envelope, headers)
+        SELECT e->>'id', e->>'topic', e->>'key', e->'envelope', e->'headers'
+          FROM jsonb_array_elements($1::jsonb) WITH ORDINALITY AS t(e, ord)
+         ORDER BY ord
+        RETURNING 1
+      )
+      SELECT pg_notify($2, (SELECT count(*) FROM written)::text)`;
+  }
+
+  /** Builds an envelope stamped with this service as producer. */
+  event<TData extends object>(
+    definition: EventDefinition<string, TData>,
+    data: TData,
+    options: { trace?: TraceHeaders; occurredAt?: Date } = {},
+  ): EventEnvelope<TData> {
+    return createEnvelope(definition, data, { producer: this.producer, ...options });
+  }
+
+  /**
+   * Inserts the envelopes in the caller's transaction (`tx` is the transaction
+   * client of `prisma.$transaction(async (tx) => …)`), in the given order.
+   */
+  async write(tx: SqlClient, envelopes: readonly EventEnvelope[]): Promise<void> {
+    if (envelopes.length === 0) return;
+    const rows = envelopes.map((envelope) => ({
+      id: envelope.id,
+      topic: this.topicOf(envelope),
+      key: envelope.key,
+      envelope,
+      headers: envelopeHeaders(envelope),
+    }));
+    await tx.$executeRawUnsafe(this.insertSql, JSON.stringify(rows), outboxChannel(this.schema));
+  }
+
+  private topicOf(envelope: EventEnvelope): string {
+    const definition = this.registry.get(envelope.type);
+    if (!definition) throw new Error(`outbox: unknown event type ${envelope.type}; add it to the contracts registry`);
+    return definition.topic;
+  }
+}
