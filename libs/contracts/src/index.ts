@@ -8,7 +8,35 @@ export {
   type PayloadClass,
 } from './envelope/define-event';
 export { validateEnvelope, type EnvelopeCheck } from './envelope/validate-envelope';
-export { TOPICS, type TopicName, deadLetterTopic, DEAD_LETTER_SUFFIX, DEFAULT_PARTITIONS, allTopics } from './topics/topics';
+export {
+  TOPICS,
+  type TopicName,
+  deadLetterTopic,
+  DEAD_LETTER_SUFFIX,
+  DEFAULT_PARTITIONS,
+  allTopics,
+} from './topics/topics';
 export { ProbeRecorded, ProbeRecordedData } from './events/probe.events';
 export { EVENT_DEFINITIONS, buildEventRegistry } from './events/registry';
 export { prefixedId } from './ids/prefixed-id';
+export {
+  JobCreated,
+  JobStarted,
+  JobSucceeded,
+  JobFailed,
+  JobCanceled,
+  JobLifecycleData,
+  JobOutputData,
+  JOB_TYPES,
+  JOB_STATUSES,
+  JOB_KINDS,
+  type JobType,
+  type JobStatus,
+  type JobKind,
+} from './events/job-lifecycle.events';
+export {
+  CreditThresholdCrossed,
+  CreditThresholdCrossedData,
+  THRESHOLD_UNITS,
+  type ThresholdUnit,
+} from './events/team-alert.events';

@@ -4,7 +4,11 @@ const registry = buildEventRegistry();
 const encode = (value: unknown) => Buffer.from(JSON.stringify(value));
 
 describe('validateEnvelope', () => {
-  const good = createEnvelope(ProbeRecorded, { subject: 'acct-1', sequence: 3, amount: 5 }, { producer: 'test' });
+  const good = createEnvelope(
+    ProbeRecorded,
+    { subject: 'acct-1', sequence: 3, amount: 5 },
+    { producer: 'test' },
+  );
 
   it('accepts a well-formed event and keys it by its aggregate', () => {
     expect(good.key).toBe('acct-1');

@@ -4,8 +4,7 @@ import type { EventDefinition } from './define-event';
 import { EventEnvelope } from './event-envelope';
 
 export type EnvelopeCheck =
-  | { ok: true; envelope: EventEnvelope; definition?: EventDefinition }
-  | { ok: false; reason: string };
+  { ok: true; envelope: EventEnvelope; definition?: EventDefinition } | { ok: false; reason: string };
 
 function describe(errors: ValidationError[], prefix = ''): string[] {
   return errors.flatMap((e) => {
@@ -37,7 +36,8 @@ export function validateEnvelope(
   }
   const envelope = plainToInstance(EventEnvelope, parsed);
   const envelopeErrors = validateSync(envelope, { forbidUnknownValues: false });
-  if (envelopeErrors.length) return { ok: false, reason: `invalid envelope: ${describe(envelopeErrors).join('; ')}` };
+  if (envelopeErrors.length)
+    return { ok: false, reason: `invalid envelope: ${describe(envelopeErrors).join('; ')}` };
 
   const definition = registry.get(envelope.type);
   if (!definition) return { ok: true, envelope };
@@ -46,7 +46,8 @@ export function validateEnvelope(
   }
   const data = plainToInstance(definition.payload, envelope.data);
   const dataErrors = validateSync(data as object, { whitelist: false, forbidUnknownValues: false });
-  if (dataErrors.length) return { ok: false, reason: `invalid ${envelope.type} data: ${describe(dataErrors, 'data').join('; ')}` };
+  if (dataErrors.length)
+    return { ok: false, reason: `invalid ${envelope.type} data: ${describe(dataErrors, 'data').join('; ')}` };
   envelope.data = data;
   return { ok: true, envelope, definition };
 }

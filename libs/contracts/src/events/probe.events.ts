@@ -7,13 +7,16 @@ import { TOPICS } from '../topics/topics';
  * broker → inbox path end to end (integration tests, bench/outbox, smoke checks).
  */
 export class ProbeRecordedData {
-  @IsString() @Matches(/^[\w.:-]{1,100}$/)
+  @IsString()
+  @Matches(/^[\w.:-]{1,100}$/)
   subject!: string;
 
-  @IsInt() @Min(0)
+  @IsInt()
+  @Min(0)
   sequence!: number;
 
-  @IsInt() @Min(1)
+  @IsInt()
+  @Min(1)
   amount!: number;
 }
 

@@ -1,10 +1,28 @@
 import type { EventDefinition } from '../envelope/define-event';
+import { JobCanceled, JobCreated, JobFailed, JobStarted, JobSucceeded } from './job-lifecycle.events';
 import { ProbeRecorded } from './probe.events';
+import { CreditThresholdCrossed } from './team-alert.events';
 
-/** Every event definition, by type. Consumers validate messages against it. */
-export const EVENT_DEFINITIONS: readonly EventDefinition[] = [ProbeRecorded as EventDefinition];
+/**
+ * Every event definition, by type. Consumers validate messages against it.
+ * Add new definitions to the list of their topic's section.
+ */
+export const EVENT_DEFINITIONS: readonly EventDefinition[] = [
+  // platform.probe.v1
+  ProbeRecorded,
+  // job.lifecycle.v1
+  JobCreated,
+  JobStarted,
+  JobSucceeded,
+  JobFailed,
+  JobCanceled,
+  // team.alerts.v1
+  CreditThresholdCrossed,
+] as EventDefinition[];
 
-export function buildEventRegistry(definitions: readonly EventDefinition[] = EVENT_DEFINITIONS): Map<string, EventDefinition> {
+export function buildEventRegistry(
+  definitions: readonly EventDefinition[] = EVENT_DEFINITIONS,
+): Map<string, EventDefinition> {
   const registry = new Map<string, EventDefinition>();
   for (const definition of definitions) {
     if (registry.has(definition.type)) throw new Error(`event type ${definition.type} is defined twice`);
