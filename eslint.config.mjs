@@ -27,7 +27,7 @@ export default [
             { sourceTag: 'type:util', onlyDependOnLibsWithTags: ['type:util'] },
             { sourceTag: 'type:platform', onlyDependOnLibsWithTags: ['type:util', 'type:platform', 'type:testing'] },
             { sourceTag: 'type:publishable', onlyDependOnLibsWithTags: ['type:publishable', 'type:testing'] },
-            { sourceTag: 'type:testing', onlyDependOnLibsWithTags: ['type:util', 'type:platform', 'type:publishable'] },
+            { sourceTag: 'type:testing', onlyDependOnLibsWithTags: ['type:util', 'type:platform', 'type:publishable', 'type:runtime'] },
             { sourceTag: 'type:runtime', onlyDependOnLibsWithTags: [...anyShared] },
             { sourceTag: 'type:service', onlyDependOnLibsWithTags: [...anyShared] },
             { sourceTag: 'type:app', onlyDependOnLibsWithTags: [...anyShared, 'type:runtime', 'type:service', 'type:catalog'] },

@@ -21,6 +21,10 @@ export const commonEnv = z.object({
   DATABASE_POOL_SIZE: z.coerce.number().int().min(1).max(200).default(10),
   KAFKA_BROKERS: vars.list().optional(),
   KAFKA_CLIENT_ID: z.string().optional(),
+  /** Prepended to consumer group ids: environments sharing one cluster, isolated test runs. */
+  KAFKA_GROUP_PREFIX: z.string().default(''),
+  /** Where a new consumer group starts; true (default) so no fact published before the first deploy is missed. */
+  KAFKA_FROM_BEGINNING: vars.bool(true),
   S3_ENDPOINT: vars.url().optional(),
   S3_REGION: z.string().default('us-east-1'),
   S3_BUCKET: z.string().optional(),

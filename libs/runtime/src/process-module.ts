@@ -40,6 +40,8 @@ export class ProcessModule {
           transport: kafka ? 'kafka' : 'in-process',
           brokers: config.KAFKA_BROKERS,
           clientId: config.KAFKA_CLIENT_ID ?? options.name,
+          groupPrefix: config.KAFKA_GROUP_PREFIX,
+          fromBeginning: config.KAFKA_FROM_BEGINNING,
         }),
         ...options.services,
         ...(options.adminToken ? [AdminModule.forToken(options.adminToken)] : []),

@@ -11,3 +11,4 @@ export {
   type Responder,
   type WebhookReceiverOptions,
 } from './webhook-receiver';
+export { startServiceHarness, type ServiceHarness, type HarnessOptions, type Tenant } from './service-harness';

@@ -11,6 +11,8 @@ import type { KafkaPublisher } from './kafka-publisher';
 export interface KafkaServerSettings extends EventServerSettings {
   /** Where a consumer group without committed offsets starts (default: the beginning: no fact is missed). */
   readonly fromBeginning?: boolean;
+  /** Prepended to every consumer group id (environments sharing a cluster; isolated test runs). */
+  readonly groupPrefix?: string;
   /** Partitions of one consumer processed at the same time (each in its own transactions). */
   readonly partitionsConsumedConcurrently?: number;
   readonly sessionTimeoutMs?: number;
@@ -72,7 +74,7 @@ export class KafkaEventServer extends EventServer {
     const processor = new EventProcessor(this.registry.get(name), table, new KafkaDeadLetterSink(this.publisher), this.processorOptions());
     this.processors.set(name, processor);
     const consumer = this.kafka.consumer({
-      groupId: name,
+      groupId: `${this.kafkaSettings.groupPrefix ?? ''}${name}`,
       allowAutoTopicCreation: false,
       sessionTimeout: this.kafkaSettings.sessionTimeoutMs ?? 30_000,
       heartbeatInterval: 3_000,

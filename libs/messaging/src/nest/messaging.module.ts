@@ -54,6 +54,7 @@ export class MessagingModule {
               ? new KafkaEventServer(registry, kafka, publisher as KafkaPublisher, {
                   ...settings,
                   fromBeginning: options.fromBeginning,
+                  groupPrefix: options.groupPrefix,
                   partitionsConsumedConcurrently: options.partitionsConsumedConcurrently,
                 })
               : new InProcessEventServer(registry, bus, settings),

@@ -17,6 +17,8 @@ export interface MessagingModuleOptions {
   readonly transactionTimeoutMs?: number;
   /** Kafka: where a new consumer group starts (default true: from the beginning). */
   readonly fromBeginning?: boolean;
+  /** Kafka: prepended to every consumer group id (KAFKA_GROUP_PREFIX). */
+  readonly groupPrefix?: string;
   /** Kafka: partitions of one consumer processed concurrently (default 3). */
   readonly partitionsConsumedConcurrently?: number;
   /** Defaults for every service's relay. */

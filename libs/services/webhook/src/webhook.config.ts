@@ -1,0 +1,35 @@
+import { commonEnv, loadConfig, vars, z } from '@genasset/config';
+
+/** The webhook-dispatcher's own settings, validated once at start. */
+export const webhookEnv = commonEnv.pick({ DATA_DIR: true, NODE_ENV: true }).extend({
+  /** Delays before the 2nd and 3rd attempts (spec: about 1 and 2 minutes). 3 attempts in total. */
+  WEBHOOK_RETRY_DELAYS: vars.durations('60s,120s'),
+  /** How long a receiver may take to answer one attempt (spec: 30 s). */
+  WEBHOOK_TIMEOUT: vars.duration('30s'),
+  /** Accept http:// endpoint URLs (development and tests only). */
+  WEBHOOK_ALLOW_HTTP: vars.bool(false),
+  /** Accept private, loopback, link-local and metadata addresses (development and tests only). */
+  WEBHOOK_ALLOW_PRIVATE_TARGETS: vars.bool(false),
+  /** 32-byte key (base64) encrypting endpoint secrets at rest; embedded mode generates one under DATA_DIR. */
+  WEBHOOK_SECRET_KEY: z.string().optional(),
+  /** Concurrent attempts per endpoint, so one slow receiver cannot take every worker. */
+  WEBHOOK_ENDPOINT_CONCURRENCY: z.coerce.number().int().min(1).max(1000).default(16),
+  /** Deliveries claimed per worker round. */
+  WEBHOOK_CLAIM_BATCH: z.coerce.number().int().min(1).max(5000).default(200),
+  /** Attempts in flight per dispatcher process. */
+  WEBHOOK_MAX_IN_FLIGHT: z.coerce.number().int().min(1).max(10000).default(256),
+  /** Response bytes read from a receiver (the rest is discarded). */
+  WEBHOOK_RESPONSE_BODY_LIMIT: z.coerce.number().int().min(0).max(1_048_576).default(4096),
+  /** Delivery log retention (spec: 90 days). */
+  WEBHOOK_RETENTION: vars.duration('90d'),
+  /** How often the retention purge runs. */
+  WEBHOOK_PURGE_INTERVAL: vars.duration('1h'),
+});
+
+export type WebhookConfig = z.infer<typeof webhookEnv>;
+
+export const WEBHOOK_CONFIG = Symbol('WEBHOOK_CONFIG');
+
+export function loadWebhookConfig(env: NodeJS.ProcessEnv = process.env): WebhookConfig {
+  return loadConfig(webhookEnv, env);
+}
