@@ -1,6 +1,6 @@
-import { Module, type DynamicModule, type Type } from '@nestjs/common';
+import { Global, Module, type DynamicModule, type Type } from '@nestjs/common';
 import { AuthModule } from '@genasset/auth';
-import type { CommonEnv } from '@genasset/config';
+import { PROCESS_ENV, type CommonEnv } from '@genasset/config';
 import { AdminModule, IdentityModule } from '@genasset/identity';
 import { MessagingModule } from '@genasset/messaging';
 import { DatabaseModule, type DatabaseConnection } from '@genasset/persistence';
@@ -10,6 +10,8 @@ import { DatabaseReadiness } from './database-readiness';
 export interface ProcessModuleOptions {
   name: string;
   config: CommonEnv;
+  /** The raw environment, for service modules' own settings (PROCESS_ENV). */
+  env: NodeJS.ProcessEnv;
   connection: DatabaseConnection;
   services: readonly Type<unknown>[];
   /** Mount `/admin/v1` with this token (job-service and platform). */
@@ -24,6 +26,7 @@ export interface ProcessModuleOptions {
  * Only adapters differ between embedded and distributed mode, chosen here from
  * the configuration: PGlite or PostgreSQL, in-process or Kafka, filesystem or S3.
  */
+@Global()
 @Module({})
 export class ProcessModule {
   static register(options: ProcessModuleOptions): DynamicModule {
@@ -46,7 +49,8 @@ export class ProcessModule {
         ...options.services,
         ...(options.adminToken ? [AdminModule.forToken(options.adminToken)] : []),
       ],
-      providers: [DatabaseReadiness],
+      providers: [DatabaseReadiness, { provide: PROCESS_ENV, useValue: options.env }],
+      exports: [PROCESS_ENV],
     };
   }
 }

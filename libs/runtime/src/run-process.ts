@@ -32,7 +32,8 @@ export interface RunningProcess extends RunningHttpApp {
  * would run them), the Nest app with its HTTP server, then the consumers.
  */
 export async function runProcess(options: RunProcessOptions): Promise<RunningProcess> {
-  const config = loadConfig(commonEnv, options.env ?? process.env);
+  const env = options.env ?? process.env;
+  const config = loadConfig(commonEnv, env);
   const logger = new Logger(options.name);
   const connection = await openConnection(config, options.name);
   const embedded = connection.kind === 'pglite';
@@ -49,6 +50,7 @@ export async function runProcess(options: RunProcessOptions): Promise<RunningPro
     ProcessModule.register({
       name: options.name,
       config,
+      env,
       connection,
       services: options.services.map((s) => s.module),
       adminToken,
