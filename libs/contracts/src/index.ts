@@ -40,3 +40,11 @@ export {
   THRESHOLD_UNITS,
   type ThresholdUnit,
 } from './events/team-alert.events';
+export {
+  AssetCreated,
+  AssetUpdated,
+  AssetDeleted,
+  AssetFactData,
+  ASSET_PRIVACIES,
+  type AssetPrivacy,
+} from './events/asset.events';

@@ -1,4 +1,5 @@
 import type { EventDefinition } from '../envelope/define-event';
+import { AssetCreated, AssetDeleted, AssetUpdated } from './asset.events';
 import { JobCanceled, JobCreated, JobFailed, JobStarted, JobSucceeded } from './job-lifecycle.events';
 import { ProbeRecorded } from './probe.events';
 import { CreditThresholdCrossed } from './team-alert.events';
@@ -16,6 +17,10 @@ export const EVENT_DEFINITIONS: readonly EventDefinition[] = [
   JobSucceeded,
   JobFailed,
   JobCanceled,
+  // asset.events.v1
+  AssetCreated,
+  AssetUpdated,
+  AssetDeleted,
   // team.alerts.v1
   CreditThresholdCrossed,
 ] as EventDefinition[];
