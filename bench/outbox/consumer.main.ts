@@ -31,10 +31,11 @@ async function main(): Promise<void> {
     },
   });
   await (probe.server as KafkaEventServer).whenConsuming();
-  process.stdout.write('READY\n');
+  const ready = process.cpuUsage();
+  process.stdout.write(`READY (CPU so far ${Math.round((ready.user + ready.system) / 1000)} ms)\n`);
   process.once('SIGTERM', () => {
-    const cpu = process.cpuUsage();
-    process.stdout.write(`CPU consumer ${Math.round((cpu.user + cpu.system) / 1000)} ms\n`);
+    const cpu = process.cpuUsage(ready);
+    process.stdout.write(`CPU consumer ${Math.round((cpu.user + cpu.system) / 1000)} ms after READY\n`);
     session?.post('Profiler.stop', (_error, result) => writeFileSync(env.BENCH_PROFILE!, JSON.stringify(result.profile)));
     void probe.close().then(() => process.exit(0));
   });

@@ -35,6 +35,12 @@ export const commonEnv = z.object({
   S3_PUBLIC_ENDPOINT: vars.url().optional(),
   /** Secret used to sign URLs served by the filesystem object store. */
   STORAGE_SIGNING_SECRET: z.string().min(16).optional(),
+  /** Bearer token services present to each other's /internal/v1 routes (never routed publicly). */
+  INTERNAL_API_TOKEN: z.string().min(16, 'must be at least 16 characters').optional(),
+  /** Where job-service's internal API is, for processes that do not run job-service. */
+  JOB_SERVICE_URL: vars.url().optional(),
+  /** Where asset-service's internal API is, for processes that do not run asset-service. */
+  ASSET_SERVICE_URL: vars.url().optional(),
   ADMIN_TOKEN: z.string().min(16, 'must be at least 16 characters').optional(),
   /** Seconds the auth guard may cache a verified API key. */
   AUTH_CACHE_TTL: vars.duration('30s'),

@@ -48,3 +48,6 @@ export {
   ASSET_PRIVACIES,
   type AssetPrivacy,
 } from './events/asset.events';
+export { InternalApiError, type TenantRef } from './internal/internal-api';
+export { JOBS_API, type JobsApi, type JobView, type CreateJobCommand } from './internal/jobs-api';
+export { ASSETS_API, type AssetsApi } from './internal/assets-api';

@@ -2,6 +2,7 @@ import { Global, Module, type DynamicModule, type Type } from '@nestjs/common';
 import { AuthModule } from '@genasset/auth';
 import { PROCESS_ENV, type CommonEnv } from '@genasset/config';
 import { AdminModule, IdentityModule } from '@genasset/identity';
+import { InternalApiModule } from '@genasset/internal-api';
 import { MessagingModule } from '@genasset/messaging';
 import { DatabaseModule, type DatabaseConnection } from '@genasset/persistence';
 import { StorageModule } from '@genasset/storage';
@@ -14,6 +15,8 @@ export interface ProcessModuleOptions {
   env: NodeJS.ProcessEnv;
   connection: DatabaseConnection;
   services: readonly Type<unknown>[];
+  /** Internal API tokens provided by the services of this process. */
+  localApis: ReadonlySet<symbol>;
   /** Mount `/admin/v1` with this token (job-service and platform). */
   adminToken?: string;
   /** Serve `GET /v1/me` (credential check for clients). */
@@ -46,6 +49,7 @@ export class ProcessModule {
           groupPrefix: config.KAFKA_GROUP_PREFIX,
           fromBeginning: config.KAFKA_FROM_BEGINNING,
         }),
+        InternalApiModule.forProcess({ ...config, local: options.localApis }),
         ...options.services,
         ...(options.adminToken ? [AdminModule.forToken(options.adminToken)] : []),
       ],

@@ -53,6 +53,7 @@ export async function runProcess(options: RunProcessOptions): Promise<RunningPro
       env,
       connection,
       services: options.services.map((s) => s.module),
+      localApis: new Set(options.services.flatMap((s) => s.provides ?? [])),
       adminToken,
       serveMe: options.adminApi,
     }),

@@ -6,4 +6,6 @@ export interface ServiceDescriptor {
   readonly name: string;
   readonly schema: SchemaDefinition;
   readonly module: Type<unknown>;
+  /** Internal API tokens this service provides in-process (others get HTTP clients for them). */
+  readonly provides?: readonly symbol[];
 }

@@ -64,6 +64,8 @@ export async function createHttpApp(
       ...HEALTH_PATHS.map((path) => ({ path: path.slice(1), method: RequestMethod.GET })),
       // Operator routes carry their own version: /admin/v1/… (kept off the public gateway).
       { path: 'admin/{*rest}', method: RequestMethod.ALL },
+      // Service-to-service routes: /internal/v1/… (never routed publicly).
+      { path: 'internal/{*rest}', method: RequestMethod.ALL },
     ],
   });
   app.useGlobalPipes(createValidationPipe());

@@ -1,0 +1,39 @@
+import type { JobKind, JobStatus, JobType } from '../events/job-lifecycle.events';
+import type { TenantRef } from './internal-api';
+
+export const JOBS_API = Symbol.for('genasset.internal.jobs-api');
+
+/** A job as the public API shows it (`GET /v1/jobs/{jobId}` → `{ job }`). */
+export interface JobView {
+  jobId: string;
+  jobType: JobType;
+  status: JobStatus;
+  progress: number;
+  ownerId: string;
+  authorId?: string;
+  statusHistory: { date: string; status: JobStatus }[];
+  metadata: { input: Record<string, unknown>; output: Record<string, unknown>; assetIds: string[] };
+  createdAt: string;
+  updatedAt: string;
+}
+
+export interface CreateJobCommand {
+  tenant: TenantRef;
+  jobType: JobType;
+  kind: JobKind;
+  /** What the executor needs (validated request, asset ids, storage keys); shown as metadata.input. */
+  input: Record<string, unknown>;
+  modelId?: string;
+  /** Creative units charged atomically with the creation; refunded on failure or cancel. 0 = free. */
+  creativeUnitsCost: number;
+  /** Caller-chosen key making a retried create return the first job instead of a second one. */
+  idempotencyKey?: string;
+}
+
+/** Owned by job-service: the only writer of jobs and the only producer of job lifecycle facts. */
+export interface JobsApi {
+  /** Creates (and charges) a job in one transaction; its `job.created` fact commits with it. */
+  createJob(command: CreateJobCommand): Promise<JobView>;
+  /** The job when it belongs to the tenant's project; undefined otherwise. */
+  getJob(tenant: TenantRef, jobId: string): Promise<JobView | undefined>;
+}

@@ -1,0 +1,35 @@
+import type { AssetsApi, CreateJobCommand, JobsApi, JobView, TenantRef } from '@genasset/contracts';
+import type { InternalHttpClient } from './internal-http.client';
+
+const tenantQuery = (t: TenantRef) =>
+  `teamId=${encodeURIComponent(t.teamId)}&projectId=${encodeURIComponent(t.projectId)}`;
+
+/** JobsApi of a job-service in another process. */
+export class HttpJobsApi implements JobsApi {
+  constructor(private readonly http: InternalHttpClient) {}
+
+  async createJob(command: CreateJobCommand): Promise<JobView> {
+    return (await this.http.request<{ job: JobView }>('POST', 'internal/v1/jobs', command))!.job;
+  }
+
+  async getJob(tenant: TenantRef, jobId: string): Promise<JobView | undefined> {
+    return (
+      await this.http.request<{ job: JobView }>(
+        'GET',
+        `internal/v1/jobs/${encodeURIComponent(jobId)}?${tenantQuery(tenant)}`,
+      )
+    )?.job;
+  }
+}
+
+/** AssetsApi of an asset-service in another process. */
+export class HttpAssetsApi implements AssetsApi {
+  constructor(private readonly http: InternalHttpClient) {}
+
+  async existing(tenant: TenantRef, assetIds: readonly string[]): Promise<string[]> {
+    return (await this.http.request<{ assetIds: string[] }>('POST', 'internal/v1/assets/existing', {
+      tenant,
+      assetIds,
+    }))!.assetIds;
+  }
+}
