@@ -40,7 +40,8 @@ export interface ServiceHarness {
   process: RunningProcess;
   /** Provisions a fresh tenant through the admin API. */
   tenant(): Promise<Tenant>;
-  /** fetch against the process with JSON in and out. */
+  /** fetch against the process with JSON in and out (the body is `any`: tests assert on its shape). */
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
   request(method: string, path: string, options?: { auth?: string; body?: unknown; headers?: Record<string, string> }): Promise<{ status: number; body: any; headers: Headers }>;
   close(): Promise<void>;
 }
