@@ -51,3 +51,19 @@ export {
 export { InternalApiError, type TenantRef } from './internal/internal-api';
 export { JOBS_API, type JobsApi, type JobView, type CreateJobCommand } from './internal/jobs-api';
 export { ASSETS_API, type AssetsApi } from './internal/assets-api';
+export { MODELS_API, type ModelsApi } from './internal/models-api';
+export {
+  JobWorkRequested,
+  JobWorkCanceled,
+  JobProgressReported,
+  JobSucceededReported,
+  JobFailedReported,
+  JobWorkRequestedData,
+  JobWorkCanceledData,
+  JobProgressReportData,
+  JobSucceededReportData,
+  JobFailedReportData,
+  JobTenantData,
+  JOB_RUNNING_STATUSES,
+  type JobRunningStatus,
+} from './events/job-report.events';

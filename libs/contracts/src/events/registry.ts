@@ -3,6 +3,7 @@ import { AssetCreated, AssetDeleted, AssetUpdated } from './asset.events';
 import { JobCanceled, JobCreated, JobFailed, JobStarted, JobSucceeded } from './job-lifecycle.events';
 import { ProbeRecorded } from './probe.events';
 import { CreditThresholdCrossed } from './team-alert.events';
+import { JobFailedReported, JobProgressReported, JobSucceededReported, JobWorkCanceled, JobWorkRequested } from './job-report.events';
 
 /**
  * Every event definition, by type. Consumers validate messages against it.
@@ -23,6 +24,13 @@ export const EVENT_DEFINITIONS: readonly EventDefinition[] = [
   AssetDeleted,
   // team.alerts.v1
   CreditThresholdCrossed,
+  // job.work.v1
+  JobWorkRequested,
+  JobWorkCanceled,
+  // job.reports.v1
+  JobProgressReported,
+  JobSucceededReported,
+  JobFailedReported,
 ] as EventDefinition[];
 
 export function buildEventRegistry(

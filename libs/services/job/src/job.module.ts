@@ -1,20 +1,18 @@
 import { Module } from '@nestjs/common';
-import { MessagingModule } from '@genasset/messaging';
-import { JobDataModule } from './job-data.module';
-import { JobPrisma } from './job.prisma';
-import { JOB_SCHEMA, JOB_SERVICE } from './job.schema';
+import { JobsApiModule } from './internal/jobs-api.module';
+import { InternalJobsController } from './internal/internal-jobs.controller';
+import { JobCoreModule } from './job-core.module';
+import { JobsController } from './jobs/jobs.controller';
+import { JobReportsController } from './reports/job-reports.controller';
 
-/** Jobs, their state machine and the creative-unit ledger. Features arrive as folders beside this module. */
+/**
+ * job-service: the one owner of job state and the one producer of job
+ * lifecycle facts. Public routes `/v1/jobs*`, the internal JobsApi (in-process
+ * through JOBS_API, over HTTP at `/internal/v1/jobs`), and the consumer of
+ * executors' reports. The creative-unit ledger arrives beside these folders.
+ */
 @Module({
-  imports: [
-    JobDataModule,
-    MessagingModule.forService({
-      schema: JOB_SCHEMA.schema,
-      producer: JOB_SERVICE,
-      consumer: JOB_SERVICE,
-      prismaToken: JobPrisma,
-      imports: [JobDataModule],
-    }),
-  ],
+  imports: [JobCoreModule, JobsApiModule],
+  controllers: [JobsController, InternalJobsController, JobReportsController],
 })
 export class JobServiceModule {}

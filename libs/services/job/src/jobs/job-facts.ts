@@ -1,0 +1,45 @@
+import type {
+  EventDefinition,
+  JobKind,
+  JobLifecycleData,
+  JobOutputData,
+  JobStatus,
+  JobType,
+} from '@genasset/contracts';
+import type { JobRecord } from './job.repository';
+
+/**
+ * The lifecycle fact of a job in its current state: what the webhook
+ * dispatcher turns into generation.*, asset.download.*, model.download.* and
+ * model.training.* events. `modelId` only when the job runs a model; `output`
+ * only the documented fields (assetIds, downloadUrl, model), on success.
+ */
+export function lifecycleData(
+  job: JobRecord,
+  extra: { output?: JobOutputData; failureReason?: string } = {},
+): JobLifecycleData {
+  return {
+    jobId: job.id,
+    jobType: job.jobType as JobType,
+    kind: job.kind as JobKind,
+    status: job.status as JobStatus,
+    teamId: job.teamId,
+    projectId: job.projectId,
+    progress: job.progress,
+    ...(job.modelId ? { modelId: job.modelId } : {}),
+    ...(extra.output ? { output: extra.output } : {}),
+    ...(extra.failureReason ? { failureReason: extra.failureReason } : {}),
+  };
+}
+
+/** The documented part of an executor's output, as the `job.succeeded` fact carries it. */
+export function factOutput(output: Record<string, unknown>): JobOutputData {
+  const picked: JobOutputData = {};
+  if (Array.isArray(output.assetIds)) picked.assetIds = output.assetIds as string[];
+  if (typeof output.downloadUrl === 'string') picked.downloadUrl = output.downloadUrl;
+  if (output.model && typeof output.model === 'object')
+    picked.model = output.model as Record<string, unknown>;
+  return picked;
+}
+
+export type LifecycleDefinition = EventDefinition<string, JobLifecycleData>;

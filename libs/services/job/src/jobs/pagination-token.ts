@@ -1,0 +1,28 @@
+import { ApiError } from '@genasset/http';
+import type { JobCursor } from './job.repository';
+
+/** Opaque keyset cursor: the (createdAt, id) of the last job of a page. */
+export function encodeCursor(cursor: JobCursor): string {
+  return Buffer.from(JSON.stringify([cursor.createdAt.toISOString(), cursor.id])).toString('base64url');
+}
+
+/** The cursor in a token, or a 400 naming `paginationToken`. */
+export function decodeCursor(token: string): JobCursor {
+  try {
+    const [createdAt, id] = JSON.parse(Buffer.from(token, 'base64url').toString('utf8')) as unknown[];
+    const date = new Date(String(createdAt));
+    if (
+      typeof createdAt === 'string' &&
+      typeof id === 'string' &&
+      id.startsWith('job_') &&
+      !Number.isNaN(date.getTime())
+    ) {
+      return { createdAt: date, id };
+    }
+  } catch {
+    // reported below
+  }
+  throw ApiError.validation([
+    { field: 'paginationToken', messages: ['paginationToken is not a token from a previous response'] },
+  ]);
+}

@@ -1,0 +1,64 @@
+import { randomBytes } from 'node:crypto';
+import { Kafka, logLevel, type Consumer } from 'kafkajs';
+import type { EventEnvelope } from '@genasset/contracts';
+import { testServices, waitFor } from '@genasset/testing';
+
+export interface LoggedEvent<T = Record<string, unknown>> {
+  key: string | null;
+  envelope: EventEnvelope<T>;
+}
+
+/**
+ * Every message of one topic, read from the beginning by a fresh consumer group
+ * (exactly what a downstream consumer such as the webhook dispatcher sees).
+ * Other test files share the broker: always select by job id.
+ */
+export class TopicLog {
+  private readonly events: LoggedEvent[] = [];
+  private consumer?: Consumer;
+
+  constructor(private readonly topic: string) {}
+
+  async start(): Promise<this> {
+    const kafka = new Kafka({
+      brokers: testServices().kafkaBrokers,
+      clientId: 'job-test-reader',
+      logLevel: logLevel.NOTHING,
+    });
+    this.consumer = kafka.consumer({
+      groupId: `job-test-${randomBytes(4).toString('hex')}`,
+      maxWaitTimeInMs: 100,
+    });
+    await this.consumer.connect();
+    await this.consumer.subscribe({ topics: [this.topic], fromBeginning: true });
+    await this.consumer.run({
+      eachMessage: async ({ message }) => {
+        this.events.push({
+          key: message.key?.toString() ?? null,
+          envelope: JSON.parse(message.value!.toString()),
+        });
+      },
+    });
+    return this;
+  }
+
+  of(jobId: string, type?: string): LoggedEvent[] {
+    return this.events.filter((e) => e.envelope.key === jobId && (!type || e.envelope.type === type));
+  }
+
+  types(jobId: string): string[] {
+    return this.of(jobId).map((e) => e.envelope.type);
+  }
+
+  /** Waits for the `count`-th event of `type` about `jobId`. */
+  async waitFor(jobId: string, type: string, count = 1): Promise<LoggedEvent[]> {
+    return waitFor(() => (this.of(jobId, type).length >= count ? this.of(jobId, type) : undefined), {
+      timeoutMs: 20_000,
+      what: `${count}× ${type} for ${jobId} on ${this.topic}`,
+    });
+  }
+
+  async stop(): Promise<void> {
+    await this.consumer?.disconnect();
+  }
+}
