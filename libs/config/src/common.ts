@@ -41,6 +41,8 @@ export const commonEnv = z.object({
   JOB_SERVICE_URL: vars.url().optional(),
   /** Where asset-service's internal API is, for processes that do not run asset-service. */
   ASSET_SERVICE_URL: vars.url().optional(),
+  /** Where generation-service's internal API (the model registry) is, for processes that do not run it. */
+  GENERATION_SERVICE_URL: vars.url().optional(),
   ADMIN_TOKEN: z.string().min(16, 'must be at least 16 characters').optional(),
   /** Seconds the auth guard may cache a verified API key. */
   AUTH_CACHE_TTL: vars.duration('30s'),

@@ -1,4 +1,11 @@
-import type { AssetsApi, CreateJobCommand, JobsApi, JobView, TenantRef } from '@genasset/contracts';
+import type {
+  AssetsApi,
+  CreateJobCommand,
+  JobsApi,
+  JobView,
+  ModelsApi,
+  TenantRef,
+} from '@genasset/contracts';
 import type { InternalHttpClient } from './internal-http.client';
 
 const tenantQuery = (t: TenantRef) =>
@@ -31,5 +38,17 @@ export class HttpAssetsApi implements AssetsApi {
       tenant,
       assetIds,
     }))!.assetIds;
+  }
+}
+
+/** ModelsApi of a generation-service (the model registry) in another process. */
+export class HttpModelsApi implements ModelsApi {
+  constructor(private readonly http: InternalHttpClient) {}
+
+  async existing(tenant: TenantRef, modelIds: readonly string[]): Promise<string[]> {
+    return (await this.http.request<{ modelIds: string[] }>('POST', 'internal/v1/models/existing', {
+      tenant,
+      modelIds,
+    }))!.modelIds;
   }
 }

@@ -1,6 +1,6 @@
 import { Global, Module, type DynamicModule, type Provider } from '@nestjs/common';
-import { ASSETS_API, InternalApiError, JOBS_API } from '@genasset/contracts';
-import { HttpAssetsApi, HttpJobsApi } from './http-clients';
+import { ASSETS_API, InternalApiError, JOBS_API, MODELS_API } from '@genasset/contracts';
+import { HttpAssetsApi, HttpJobsApi, HttpModelsApi } from './http-clients';
 import { InternalHttpClient } from './internal-http.client';
 
 export interface InternalApiSettings {
@@ -9,6 +9,7 @@ export interface InternalApiSettings {
   INTERNAL_API_TOKEN?: string;
   JOB_SERVICE_URL?: string;
   ASSET_SERVICE_URL?: string;
+  GENERATION_SERVICE_URL?: string;
 }
 
 /**
@@ -36,30 +37,40 @@ export class InternalApiModule {
         variable: 'ASSET_SERVICE_URL',
         client: HttpAssetsApi,
       },
+      {
+        token: MODELS_API,
+        service: 'generation-service',
+        url: settings.GENERATION_SERVICE_URL,
+        variable: 'GENERATION_SERVICE_URL',
+        client: HttpModelsApi,
+      },
     ].filter((api) => !settings.local.has(api.token));
     const providers: Provider[] = remote.map((api) => ({
       provide: api.token,
       useFactory: () =>
         api.url && settings.INTERNAL_API_TOKEN
           ? new api.client(new InternalHttpClient(api.service, api.url, settings.INTERNAL_API_TOKEN))
-          : unconfigured(api.service, api.url ? 'INTERNAL_API_TOKEN' : api.variable),
+          : unconfigured(api.client, api.service, api.url ? 'INTERNAL_API_TOKEN' : api.variable),
     }));
     return { module: InternalApiModule, providers, exports: remote.map((api) => api.token) };
   }
 }
 
-function unconfigured(service: string, variable: string): object {
-  return new Proxy(
-    {},
-    {
-      get: () => () =>
-        Promise.reject(
-          new InternalApiError(
-            503,
-            'service_unavailable',
-            `${service} is not reachable from this process: set ${variable}`,
-          ),
-        ),
-    },
-  );
+/**
+ * A stand-in whose API methods (those of the HTTP client it replaces) reject
+ * with a 503 naming the missing variable. A plain object rather than a Proxy
+ * answering every property: Nest awaits factory results (a `then` would hang
+ * start-up) and calls lifecycle hooks (`onModuleInit`) it finds on providers.
+ */
+function unconfigured(client: { prototype: object }, service: string, variable: string): object {
+  const fail = () =>
+    Promise.reject(
+      new InternalApiError(
+        503,
+        'service_unavailable',
+        `${service} is not reachable from this process: set ${variable}`,
+      ),
+    );
+  const methods = Object.getOwnPropertyNames(client.prototype).filter((name) => name !== 'constructor');
+  return Object.fromEntries(methods.map((name) => [name, fail]));
 }

@@ -3,8 +3,21 @@ import { MessagingModule } from '@genasset/messaging';
 import { CollectionDataModule } from './collection-data.module';
 import { CollectionPrisma } from './collection.prisma';
 import { COLLECTION_SCHEMA, COLLECTION_SERVICE } from './collection.schema';
+import { CollectionsController } from './collections/collections.controller';
+import { CollectionsRepository } from './collections/collections.repository';
+import { CollectionsService } from './collections/collections.service';
+import { CallerProject } from './common/caller-project';
+import { AssetFactsController } from './facts/asset-facts.controller';
+import { AssetTombstones } from './facts/asset-tombstones.repository';
+import { MembershipController } from './membership/membership.controller';
+import { MembershipRepository } from './membership/membership.repository';
+import { MembershipService } from './membership/membership.service';
 
-/** Collections of assets and models. Features arrive as folders beside this module. */
+/**
+ * Collections of assets and models (`/v1/collections*`). Asks asset-service
+ * (ASSETS_API) and generation-service (MODELS_API) whether items are the
+ * caller's, in-process or over HTTP, and follows asset.deleted facts.
+ */
 @Module({
   imports: [
     CollectionDataModule,
@@ -15,6 +28,15 @@ import { COLLECTION_SCHEMA, COLLECTION_SERVICE } from './collection.schema';
       prismaToken: CollectionPrisma,
       imports: [CollectionDataModule],
     }),
+  ],
+  controllers: [CollectionsController, MembershipController, AssetFactsController],
+  providers: [
+    CallerProject,
+    CollectionsRepository,
+    CollectionsService,
+    MembershipRepository,
+    MembershipService,
+    AssetTombstones,
   ],
 })
 export class CollectionServiceModule {}

@@ -7,6 +7,6 @@ export const COLLECTION_SERVICE = 'collection-service';
 /** The collection-service's own PostgreSQL schema: no other service reads or writes it. */
 export const COLLECTION_SCHEMA: SchemaDefinition = {
   schema: 'collections',
-  migrations: [MESSAGING_MIGRATIONS],
+  migrations: [MESSAGING_MIGRATIONS, { source: 'collections', dir: join(__dirname, '../prisma/migrations') }],
   prismaSchema: join(__dirname, '../prisma/schema.prisma'),
 };

@@ -1,0 +1,93 @@
+import { Body, Controller, Delete, Get, HttpCode, Param, Post, Put, Query } from '@nestjs/common';
+import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { Authenticated, CurrentPrincipal, type Principal } from '@genasset/auth';
+import { ApiErrorResponses } from '@genasset/http';
+import { CallerProject } from '../common/caller-project';
+import { TenantQuery } from '../common/tenant-query.dto';
+import { CollectionsService } from './collections.service';
+import { CollectionParams } from './dto/collection-params.dto';
+import { CollectionListResponse, CollectionResponse } from './dto/collection.response';
+import { CreateCollectionDto } from './dto/create-collection.dto';
+import { ListCollectionsQuery } from './dto/list-collections.query';
+import { UpdateCollectionDto } from './dto/update-collection.dto';
+
+@ApiTags('Collections')
+@Authenticated()
+@ApiErrorResponses(400, 401, 404)
+@Controller('collections')
+export class CollectionsController {
+  constructor(
+    private readonly callers: CallerProject,
+    private readonly collections: CollectionsService,
+  ) {}
+
+  @Get()
+  @ApiOperation({ summary: 'List collections of a team', operationId: 'GetCollections' })
+  @ApiOkResponse({ type: CollectionListResponse })
+  async list(
+    @CurrentPrincipal() principal: Principal,
+    @Query() query: ListCollectionsQuery,
+  ): Promise<CollectionListResponse> {
+    return this.collections.list(await this.callers.resolve(principal, query.projectId), query);
+  }
+
+  // Upstream answers 200 (not 201) on every collection route.
+  @Post()
+  @HttpCode(200)
+  @ApiOperation({ summary: 'Create a new collection', operationId: 'PostCollection' })
+  @ApiOkResponse({ type: CollectionResponse })
+  async create(
+    @CurrentPrincipal() principal: Principal,
+    @Query() query: TenantQuery,
+    @Body() body: CreateCollectionDto,
+  ): Promise<CollectionResponse> {
+    return this.collections.create(await this.callers.resolve(principal, query.projectId), body);
+  }
+
+  @Get(':collectionId')
+  @ApiOperation({ summary: 'Get the details of a collection', operationId: 'GetCollectionsByCollectionId' })
+  @ApiOkResponse({ type: CollectionResponse })
+  async get(
+    @CurrentPrincipal() principal: Principal,
+    @Param() params: CollectionParams,
+    @Query() query: TenantQuery,
+  ): Promise<CollectionResponse> {
+    return this.collections.get(await this.callers.resolve(principal, query.projectId), params.collectionId);
+  }
+
+  @Put(':collectionId')
+  @ApiOperation({
+    summary: 'Update the name and/or thumbnail of a collection',
+    operationId: 'PutCollectionsByCollectionId',
+  })
+  @ApiOkResponse({ type: CollectionResponse })
+  async update(
+    @CurrentPrincipal() principal: Principal,
+    @Param() params: CollectionParams,
+    @Query() query: TenantQuery,
+    @Body() body: UpdateCollectionDto,
+  ): Promise<CollectionResponse> {
+    return this.collections.update(
+      await this.callers.resolve(principal, query.projectId),
+      params.collectionId,
+      body,
+    );
+  }
+
+  @Delete(':collectionId')
+  @ApiOperation({
+    summary: 'Delete a collection (its assets and models are not deleted)',
+    operationId: 'DeleteCollectionsByCollectionId',
+  })
+  @ApiOkResponse({ description: 'Empty object', schema: { type: 'object' } })
+  async delete(
+    @CurrentPrincipal() principal: Principal,
+    @Param() params: CollectionParams,
+    @Query() query: TenantQuery,
+  ): Promise<Record<string, never>> {
+    return this.collections.delete(
+      await this.callers.resolve(principal, query.projectId),
+      params.collectionId,
+    );
+  }
+}

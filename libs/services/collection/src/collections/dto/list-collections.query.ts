@@ -1,0 +1,29 @@
+import { ApiPropertyOptional } from '@nestjs/swagger';
+import { Type } from 'class-transformer';
+import { IsInt, IsOptional, IsString, Max, MaxLength, Min } from 'class-validator';
+import { COLLECTION_LIMITS } from '../../common/limits';
+import { TenantQuery } from '../../common/tenant-query.dto';
+
+const { pageSize } = COLLECTION_LIMITS;
+
+export class ListCollectionsQuery extends TenantQuery {
+  @ApiPropertyOptional({
+    description: `Items per page: default ${pageSize.default}, minimum ${pageSize.min}, maximum ${pageSize.max}`,
+    type: Number,
+  })
+  @IsOptional()
+  // Query values arrive as strings: "abc" becomes NaN and fails IsInt with the field named.
+  @Type(() => Number)
+  @IsInt()
+  @Min(pageSize.min)
+  @Max(pageSize.max)
+  pageSize?: number;
+
+  @ApiPropertyOptional({
+    description: 'A token you received in a previous request to query the next page of items',
+  })
+  @IsOptional()
+  @IsString()
+  @MaxLength(512)
+  paginationToken?: string;
+}

@@ -1,0 +1,92 @@
+import { Body, Controller, Delete, Param, Put, Query } from '@nestjs/common';
+import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { Authenticated, CurrentPrincipal, type Principal } from '@genasset/auth';
+import { ApiErrorResponses } from '@genasset/http';
+import { CollectionParams } from '../collections/dto/collection-params.dto';
+import { CollectionResponse } from '../collections/dto/collection.response';
+import { CallerProject } from '../common/caller-project';
+import { TenantQuery } from '../common/tenant-query.dto';
+import { AssetIdsDto, ModelIdsDto } from './dto/membership.dto';
+import { MembershipService } from './membership.service';
+
+@ApiTags('Collections')
+@Authenticated()
+@ApiErrorResponses(400, 401, 404, 503)
+@ApiOkResponse({ type: CollectionResponse })
+@Controller('collections/:collectionId')
+export class MembershipController {
+  constructor(
+    private readonly callers: CallerProject,
+    private readonly membership: MembershipService,
+  ) {}
+
+  @Put('assets')
+  @ApiOperation({
+    summary: 'Add assets of the project to a collection',
+    operationId: 'PutAssetsByCollectionId',
+  })
+  async addAssets(
+    @CurrentPrincipal() principal: Principal,
+    @Param() params: CollectionParams,
+    @Query() query: TenantQuery,
+    @Body() body: AssetIdsDto,
+  ): Promise<CollectionResponse> {
+    return this.membership.add(
+      await this.callers.resolve(principal, query.projectId),
+      params.collectionId,
+      'asset',
+      body.assetIds,
+    );
+  }
+
+  @Delete('assets')
+  @ApiOperation({ summary: 'Remove assets from a collection', operationId: 'DeleteAssetsByCollectionId' })
+  async removeAssets(
+    @CurrentPrincipal() principal: Principal,
+    @Param() params: CollectionParams,
+    @Query() query: TenantQuery,
+    @Body() body: AssetIdsDto,
+  ): Promise<CollectionResponse> {
+    return this.membership.remove(
+      await this.callers.resolve(principal, query.projectId),
+      params.collectionId,
+      'asset',
+      body.assetIds,
+    );
+  }
+
+  @Put('models')
+  @ApiOperation({
+    summary: 'Add models of the project to a collection',
+    operationId: 'PutModelsByCollectionId',
+  })
+  async addModels(
+    @CurrentPrincipal() principal: Principal,
+    @Param() params: CollectionParams,
+    @Query() query: TenantQuery,
+    @Body() body: ModelIdsDto,
+  ): Promise<CollectionResponse> {
+    return this.membership.add(
+      await this.callers.resolve(principal, query.projectId),
+      params.collectionId,
+      'model',
+      body.modelIds,
+    );
+  }
+
+  @Delete('models')
+  @ApiOperation({ summary: 'Remove models from a collection', operationId: 'DeleteModelsByCollectionId' })
+  async removeModels(
+    @CurrentPrincipal() principal: Principal,
+    @Param() params: CollectionParams,
+    @Query() query: TenantQuery,
+    @Body() body: ModelIdsDto,
+  ): Promise<CollectionResponse> {
+    return this.membership.remove(
+      await this.callers.resolve(principal, query.projectId),
+      params.collectionId,
+      'model',
+      body.modelIds,
+    );
+  }
+}

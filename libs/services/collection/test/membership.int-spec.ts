@@ -1,0 +1,217 @@
+import type { Tenant } from '@genasset/testing';
+import { startCollectionHarness, type CollectionHarness } from './support/collection-harness';
+
+describe('collection membership: add and remove assets and models', () => {
+  let h: CollectionHarness;
+  let a: Tenant;
+  let b: Tenant;
+  beforeAll(async () => {
+    h = await startCollectionHarness();
+    [a, b] = await Promise.all([h.tenant(), h.tenant()]);
+  });
+  afterAll(() => h?.close());
+
+  const assetsOf = async (tenant: Tenant, n: number) =>
+    Promise.all(Array.from({ length: n }, () => h.createAsset(tenant)));
+  const members = async (collectionId: string) =>
+    (
+      await h.db.query<{ asset_id: string }>(
+        'SELECT asset_id FROM collections.collection_assets WHERE collection_id = $1 ORDER BY asset_id',
+        [collectionId],
+      )
+    ).map((r) => r.asset_id);
+  const put = (tenant: Tenant, id: string, assetIds: unknown) =>
+    h.request('PUT', `/v1/collections/${id}/assets`, { auth: tenant.auth.projectMember, body: { assetIds } });
+  const del = (tenant: Tenant, id: string, assetIds: unknown) =>
+    h.request('DELETE', `/v1/collections/${id}/assets`, {
+      auth: tenant.auth.projectMember,
+      body: { assetIds },
+    });
+
+  it('adds the project’s assets and answers with the collection and its counts', async () => {
+    const c = await h.createCollection(a);
+    const ids = await assetsOf(a, 3);
+    const res = await put(a, c.id, ids);
+    expect(res.status).toBe(200);
+    expect(res.body.collection).toMatchObject({
+      id: c.id,
+      assetCount: 3,
+      modelCount: 0,
+      itemCount: 3,
+      name: c.name,
+      ownerId: a.projectId,
+    });
+    expect(await members(c.id)).toEqual([...ids].sort());
+    const details = await h.request('GET', `/v1/collections/${c.id}`, { auth: a.auth.projectMember });
+    expect(details.body.collection).toEqual(res.body.collection);
+  });
+
+  it('ignores ids already in the collection and repeated ids: 200, counted once', async () => {
+    const c = await h.createCollection(a);
+    const [x, y] = await assetsOf(a, 2);
+    await put(a, c.id, [x]);
+    const again = await put(a, c.id, [x, y, y, x]);
+    expect(again.status).toBe(200);
+    expect(again.body.collection).toMatchObject({ assetCount: 2, itemCount: 2 });
+    expect(await members(c.id)).toEqual([x, y].sort());
+    const unchanged = await put(a, c.id, [x, y]);
+    expect(unchanged.body.collection).toEqual(again.body.collection);
+  });
+
+  it('refuses the whole batch with a 404 naming every asset that is not the project’s; nothing stored', async () => {
+    const c = await h.createCollection(a);
+    const [mine] = await assetsOf(a, 1);
+    const [theirs] = await assetsOf(b, 1);
+    const unknown = 'asset_01JD6Z3Q9V8K2M4N6P8R0T2V4X';
+    const res = await put(a, c.id, [mine, theirs, unknown]);
+    expect(res).toMatchObject({
+      status: 404,
+      body: {
+        apiError: 'not_found',
+        error: `assets ${theirs}, ${unknown} not found`,
+        infos: { assetIds: [theirs, unknown] },
+      },
+    });
+    expect(await members(c.id)).toEqual([]);
+    expect(
+      (await h.request('GET', `/v1/collections/${c.id}`, { auth: a.auth.projectMember })).body.collection,
+    ).toEqual(c);
+  });
+
+  it('keeps counts exact, and answers 200, under concurrent adds and removes of overlapping assets', async () => {
+    const c = await h.createCollection(a);
+    const ids = await assetsOf(a, 12);
+    const adds = await Promise.all([
+      put(a, c.id, ids),
+      put(a, c.id, ids.slice(0, 6)),
+      put(a, c.id, [...ids.slice(6)].reverse()),
+      put(a, c.id, ids),
+    ]);
+    expect(adds.map((r) => r.status)).toEqual([200, 200, 200, 200]);
+    const removes = await Promise.all([
+      del(a, c.id, ids.slice(0, 4)),
+      del(a, c.id, [...ids.slice(2, 7)].reverse()),
+      del(a, c.id, ids.slice(0, 7)),
+      del(a, c.id, [ids[6], ids[0], ids[3]]),
+      put(a, c.id, ids.slice(7)),
+    ]);
+    expect(removes.map((r) => r.status)).toEqual([200, 200, 200, 200, 200]);
+    const details = await h.request('GET', `/v1/collections/${c.id}`, { auth: a.auth.projectMember });
+    expect(details.body.collection).toMatchObject({ assetCount: 5, itemCount: 5 });
+    expect(await members(c.id)).toEqual(ids.slice(7).sort());
+  });
+
+  it('removes assets in one call; ids that are not members are ignored', async () => {
+    const c = await h.createCollection(a);
+    const ids = await assetsOf(a, 4);
+    await put(a, c.id, ids);
+    const res = await del(a, c.id, [ids[0], ids[1], 'asset_NEVERADDED', ids[0]]);
+    expect(res.status).toBe(200);
+    expect(res.body.collection).toMatchObject({ assetCount: 2, itemCount: 2 });
+    expect(await members(c.id)).toEqual(ids.slice(2).sort());
+    const none = await del(a, c.id, ['asset_NEVERADDED']);
+    expect(none.body.collection).toMatchObject({ assetCount: 2 });
+  });
+
+  it.each([
+    ['a missing assetIds', {}, 'assetIds'],
+    ['a string instead of a list', { assetIds: 'asset_1' }, 'assetIds'],
+    ['an empty list', { assetIds: [] }, 'assetIds'],
+    ['numbers in the list', { assetIds: [1, 2] }, 'assetIds'],
+    ['a malformed id', { assetIds: ['collection_1'] }, 'assetIds'],
+    [
+      '50 ids (the limit is 49)',
+      { assetIds: Array.from({ length: 50 }, (_, i) => `asset_${i}`) },
+      'assetIds',
+    ],
+    ['an unknown field', { assetIds: ['asset_1'], modelIds: ['model_1'] }, 'modelIds'],
+  ])('refuses %s on add and remove with a 400 naming the field', async (_label, body, field) => {
+    const c = await h.createCollection(a);
+    for (const method of ['PUT', 'DELETE']) {
+      const res = await h.request(method, `/v1/collections/${c.id}/assets`, {
+        auth: a.auth.projectMember,
+        body,
+      });
+      expect([method, res.status, res.body.apiError, Object.keys(res.body.infos?.fields ?? {})]).toEqual([
+        method,
+        400,
+        'validation_error',
+        [field],
+      ]);
+    }
+    expect(await members(c.id)).toEqual([]);
+  });
+
+  it('accepts 49 ids in one call', async () => {
+    const c = await h.createCollection(a);
+    const ids = await assetsOf(a, 49);
+    expect((await put(a, c.id, ids)).body.collection).toMatchObject({ assetCount: 49 });
+    expect((await del(a, c.id, ids)).body.collection).toMatchObject({ assetCount: 0 });
+  });
+
+  it('answers 404 for an unknown collection before looking at the assets', async () => {
+    const [mine] = await assetsOf(a, 1);
+    const res = await put(a, 'collection_01JD6Z3Q9V8K2M4N6P8R0T2V4X', [mine]);
+    expect(res).toMatchObject({
+      status: 404,
+      body: { error: 'collection collection_01JD6Z3Q9V8K2M4N6P8R0T2V4X not found' },
+    });
+  });
+
+  it('does not let one project add its assets to another project’s collection', async () => {
+    const c = await h.createCollection(a);
+    const [theirs] = await assetsOf(b, 1);
+    expect((await put(b, c.id, [theirs])).status).toBe(404);
+    expect(await members(c.id)).toEqual([]);
+  });
+
+  describe('models', () => {
+    it('refuses models no project has (the registry is empty until models exist): 404 naming them, nothing stored', async () => {
+      const c = await h.createCollection(a);
+      const ids = ['model_01JD6Z3Q9V8K2M4N6P8R0T2V4X', 'model_abc'];
+      const res = await h.request('PUT', `/v1/collections/${c.id}/models`, {
+        auth: a.auth.projectMember,
+        body: { modelIds: ids },
+      });
+      expect(res).toMatchObject({
+        status: 404,
+        body: { error: `models ${ids.join(', ')} not found`, infos: { modelIds: ids } },
+      });
+      const rows = await h.db.query('SELECT 1 FROM collections.collection_models WHERE collection_id = $1', [
+        c.id,
+      ]);
+      expect(rows).toEqual([]);
+    });
+
+    it('removes models idempotently (none is a member) and answers with the collection', async () => {
+      const c = await h.createCollection(a);
+      const res = await h.request('DELETE', `/v1/collections/${c.id}/models`, {
+        auth: a.auth.projectMember,
+        body: { modelIds: ['model_01JD6Z3Q9V8K2M4N6P8R0T2V4X'] },
+      });
+      expect(res).toMatchObject({
+        status: 200,
+        body: { collection: { id: c.id, modelCount: 0, itemCount: 0 } },
+      });
+    });
+
+    it.each([
+      ['a string', { modelIds: 'model_1' }],
+      ['an asset id', { modelIds: ['asset_1'] }],
+      ['50 ids', { modelIds: Array.from({ length: 50 }, (_, i) => `model_${i}`) }],
+    ])('refuses %s with a 400 naming modelIds', async (_label, body) => {
+      const c = await h.createCollection(a);
+      for (const method of ['PUT', 'DELETE']) {
+        const res = await h.request(method, `/v1/collections/${c.id}/models`, {
+          auth: a.auth.projectMember,
+          body,
+        });
+        expect([method, res.status, Object.keys(res.body.infos?.fields ?? {})]).toEqual([
+          method,
+          400,
+          ['modelIds'],
+        ]);
+      }
+    });
+  });
+});

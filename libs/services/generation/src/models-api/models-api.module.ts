@@ -1,0 +1,18 @@
+import { Global, Module } from '@nestjs/common';
+import { MODELS_API } from '@genasset/contracts';
+import { InternalModelsController } from './internal-models.controller';
+import { RegistryModelsApi } from './registry-models.api';
+
+/**
+ * Provides MODELS_API to every module of the process (global: collection-service
+ * in the same process injects it), and serves it at /internal/v1/models for the
+ * others. The generation descriptor lists MODELS_API in `provides`, so
+ * InternalApiModule does not add an HTTP client for it in this process.
+ */
+@Global()
+@Module({
+  controllers: [InternalModelsController],
+  providers: [{ provide: MODELS_API, useClass: RegistryModelsApi }],
+  exports: [MODELS_API],
+})
+export class ModelsApiModule {}
