@@ -67,3 +67,21 @@ export {
   JOB_RUNNING_STATUSES,
   type JobRunningStatus,
 } from './events/job-report.events';
+export {
+  creativeUnitsCost,
+  creativeUnitsRate,
+  creativeUnitsCostTableFromEnv,
+  parseCreativeUnitsCosts,
+  DEFAULT_CREATIVE_UNITS_COSTS,
+  DEFAULT_OUTPUT_PIXELS,
+  GENERATION_MODES,
+  GENERATION_MODE_GROUPS,
+  CREATIVE_UNITS_GROUPS,
+  CREATIVE_UNITS_RATE_FIELDS,
+  type GenerationMode,
+  type CreativeUnitsGroup,
+  type CreativeUnitsRate,
+  type CreativeUnitsCostTable,
+  type CreativeUnitsRequest,
+  type CreativeUnitsPrice,
+} from './pricing/creative-units';

@@ -10,3 +10,4 @@ export {
   type IssuedApiKey,
 } from './identity.service';
 export { AdminModule } from './admin/admin.module';
+export { AdminTokenGuard } from './admin/admin-token.guard';

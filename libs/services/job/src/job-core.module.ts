@@ -1,6 +1,14 @@
 import { Module } from '@nestjs/common';
+import { PROCESS_ENV } from '@genasset/config';
 import { MessagingModule } from '@genasset/messaging';
-import { CREDIT_LEDGER, RecordingCreditLedger } from './credits/credit-ledger';
+import { CreditAlertSettings } from './credits/alerts/credit-alert-settings';
+import { CreditAlerts } from './credits/alerts/credit-alerts';
+import { CREDIT_LEDGER, TeamCreditLedger } from './credits/credit-ledger';
+import { CreditRepository } from './credits/credit.repository';
+import { CREDITS_CONFIG, loadCreditsConfig } from './credits/credits.config';
+import { AdminTokenGate } from './credits/plans/admin-token.gate';
+import { PutCreditPlan } from './credits/plans/put-credit-plan';
+import { CreditUsage } from './credits/usage/credit-usage';
 import { JobsApiService } from './internal/jobs-api.service';
 import { CreateJob } from './jobs/create-job';
 import { JobTransitions } from './jobs/job-transitions';
@@ -28,9 +36,28 @@ import { JOB_SCHEMA, JOB_SERVICE } from './job.schema';
     CreateJob,
     JobsService,
     JobsApiService,
-    // The creative-unit step replaces this with the balance-keeping ledger.
-    { provide: CREDIT_LEDGER, useClass: RecordingCreditLedger },
+    // Creative units (docs/credits.md): settings, ledger, alerts, plans, usage.
+    {
+      provide: CREDITS_CONFIG,
+      useFactory: (env: NodeJS.ProcessEnv) => loadCreditsConfig(env),
+      inject: [PROCESS_ENV],
+    },
+    CreditRepository,
+    CreditAlerts,
+    { provide: CREDIT_LEDGER, useClass: TeamCreditLedger },
+    PutCreditPlan,
+    CreditAlertSettings,
+    CreditUsage,
+    AdminTokenGate,
   ],
-  exports: [JobsService, JobTransitions, JobsApiService],
+  exports: [
+    JobsService,
+    JobTransitions,
+    JobsApiService,
+    PutCreditPlan,
+    CreditAlertSettings,
+    CreditUsage,
+    AdminTokenGate,
+  ],
 })
 export class JobCoreModule {}

@@ -28,7 +28,12 @@ export interface JobHarness extends ServiceHarness {
 
 /** job-service in a real process wiring (real PostgreSQL and broker), with an internal token of its own. */
 export async function startJobHarness(
-  options: { also?: readonly ServiceDescriptor[]; transport?: 'kafka' | 'in-process' } = {},
+  options: {
+    also?: readonly ServiceDescriptor[];
+    transport?: 'kafka' | 'in-process';
+    /** Extra environment (job-service settings such as CREDITS_UNPLANNED_TEAMS). */
+    env?: Record<string, string>;
+  } = {},
 ): Promise<JobHarness> {
   const internalToken = `int_${randomBytes(16).toString('base64url')}`;
   const harness = await startServiceHarness({
@@ -40,6 +45,7 @@ export async function startJobHarness(
       // libs/internal-api's placeholder for an unconfigured peer currently breaks start-up.
       ASSET_SERVICE_URL: 'http://127.0.0.1:9/',
       GENERATION_SERVICE_URL: 'http://127.0.0.1:9/',
+      ...options.env,
     },
   });
   return {
