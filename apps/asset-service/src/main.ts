@@ -1,4 +1,5 @@
 import 'reflect-metadata';
+import { ASSETS_API } from '@genasset/contracts';
 import { runProcess } from '@genasset/runtime';
 import { ASSET_SCHEMA, ASSET_SERVICE, AssetServiceModule } from '@genasset/service-asset';
 
@@ -6,7 +7,7 @@ import { ASSET_SCHEMA, ASSET_SERVICE, AssetServiceModule } from '@genasset/servi
 runProcess({
   name: ASSET_SERVICE,
   description: 'Assets: upload, list, canvases, tags, downloads',
-  services: [{ name: ASSET_SERVICE, schema: ASSET_SCHEMA, module: AssetServiceModule }],
+  services: [{ name: ASSET_SERVICE, schema: ASSET_SCHEMA, module: AssetServiceModule, provides: [ASSETS_API] }],
 }).catch((error: unknown) => {
   console.error(error instanceof Error ? error.message : error);
   process.exit(1);

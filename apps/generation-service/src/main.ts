@@ -1,4 +1,5 @@
 import 'reflect-metadata';
+import { MODELS_API } from '@genasset/contracts';
 import { runProcess } from '@genasset/runtime';
 import { GENERATION_SCHEMA, GENERATION_SERVICE, GenerationServiceModule } from '@genasset/service-generation';
 
@@ -6,7 +7,7 @@ import { GENERATION_SCHEMA, GENERATION_SERVICE, GenerationServiceModule } from '
 runProcess({
   name: GENERATION_SERVICE,
   description: 'Generation requests and models',
-  services: [{ name: GENERATION_SERVICE, schema: GENERATION_SCHEMA, module: GenerationServiceModule }],
+  services: [{ name: GENERATION_SERVICE, schema: GENERATION_SCHEMA, module: GenerationServiceModule, provides: [MODELS_API] }],
 }).catch((error: unknown) => {
   console.error(error instanceof Error ? error.message : error);
   process.exit(1);

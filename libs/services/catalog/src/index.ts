@@ -1,3 +1,6 @@
+import { ASSETS_API } from '@genasset/contracts';
+import { MODELS_API } from '@genasset/contracts';
+import { JOBS_API } from '@genasset/contracts';
 import { IDENTITY_SCHEMA } from '@genasset/identity';
 import type { SchemaDefinition } from '@genasset/persistence';
 import type { ServiceDescriptor } from '@genasset/runtime';
@@ -15,11 +18,11 @@ import { WEBHOOK_SCHEMA, WEBHOOK_SERVICE, WebhookDispatcherModule } from '@genas
  * only their own service library.
  */
 export const SERVICES: readonly ServiceDescriptor[] = [
-  { name: ASSET_SERVICE, schema: ASSET_SCHEMA, module: AssetServiceModule },
+  { name: ASSET_SERVICE, schema: ASSET_SCHEMA, module: AssetServiceModule, provides: [ASSETS_API] },
   { name: COLLECTION_SERVICE, schema: COLLECTION_SCHEMA, module: CollectionServiceModule },
-  { name: GENERATION_SERVICE, schema: GENERATION_SCHEMA, module: GenerationServiceModule },
+  { name: GENERATION_SERVICE, schema: GENERATION_SCHEMA, module: GenerationServiceModule, provides: [MODELS_API] },
   { name: INFERENCE_SERVICE, schema: INFERENCE_SCHEMA, module: InferenceWorkerModule },
-  { name: JOB_SERVICE, schema: JOB_SCHEMA, module: JobServiceModule },
+  { name: JOB_SERVICE, schema: JOB_SCHEMA, module: JobServiceModule, provides: [JOBS_API] },
   { name: WEBHOOK_SERVICE, schema: WEBHOOK_SCHEMA, module: WebhookDispatcherModule },
 ];
 

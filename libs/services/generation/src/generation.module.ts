@@ -2,9 +2,14 @@ import { Module } from '@nestjs/common';
 import { MessagingModule } from '@genasset/messaging';
 import { GenerationDataModule } from './generation-data.module';
 import { GenerationPrisma } from './generation.prisma';
+import { GenerateModule } from './generate/generate.module';
+import { ModelsApiModule } from './models-api/models-api.module';
 import { GENERATION_SCHEMA, GENERATION_SERVICE } from './generation.schema';
 
-/** Generation requests, models, training images. Features arrive as folders beside this module. */
+/**
+ * Generation requests (`generate/`: every POST /v1/generate/* route), models,
+ * training images. Features arrive as folders beside this module.
+ */
 @Module({
   imports: [
     GenerationDataModule,
@@ -15,6 +20,8 @@ import { GENERATION_SCHEMA, GENERATION_SERVICE } from './generation.schema';
       prismaToken: GenerationPrisma,
       imports: [GenerationDataModule],
     }),
+    ModelsApiModule,
+    GenerateModule,
   ],
 })
 export class GenerationServiceModule {}

@@ -1,0 +1,102 @@
+import { Inject, Injectable } from '@nestjs/common';
+import {
+  creativeUnitsCost,
+  creativeUnitsCostTableFromEnv,
+  type CreativeUnitsCostTable,
+  type CreativeUnitsPrice,
+  type CreativeUnitsRequest,
+  type GenerationMode as PricedMode,
+} from '@genasset/contracts';
+import { PROCESS_ENV } from '@genasset/config';
+import type { DecodedInput } from '../inputs/data-url';
+
+/** Scaling factor assumed by upscale modes when neither scalingFactor nor targetWidth is given. */
+export const DEFAULT_SCALING_FACTOR = 2;
+
+const positive = (value: unknown): number | undefined =>
+  typeof value === 'number' && value > 0 ? value : undefined;
+
+/**
+ * What the price of a request depends on (docs/credits.md, "Cost model"): the
+ * output size and the number of outputs. Input sizes are known for data-URL
+ * images (read from their header); for an asset id they are not, and the
+ * pricing default (1024 × 1024) stands in for them.
+ */
+export function pricingRequest(
+  mode: PricedMode,
+  body: Record<string, unknown>,
+  decoded: readonly DecodedInput[],
+): CreativeUnitsRequest {
+  const input = decoded.find((d) => d.path === 'image');
+  const inputSize = { width: input?.width, height: input?.height };
+  switch (mode) {
+    case 'skybox-base-360': {
+      // Equirectangular: twice as wide as high.
+      const width = positive(body.width);
+      return { mode, width, height: width ? width / 2 : undefined, numSamples: positive(body.numOutputs) };
+    }
+    case 'prompt-editing':
+      return { mode, numSamples: positive(body.numSamples) };
+    case 'reframe':
+      return { mode, width: positive(body.targetWidth), height: positive(body.targetHeight) };
+    case 'generative-fill':
+      return {
+        mode,
+        width: positive(body.targetWidth) ?? inputSize.width,
+        height: positive(body.targetHeight) ?? inputSize.height,
+      };
+    case 'upscale':
+    case 'skybox-upscale-360': {
+      const baseWidth = inputSize.width ?? 1024;
+      const baseHeight = inputSize.height ?? 1024;
+      const target = positive(body.targetWidth);
+      const factor = target ? target / baseWidth : (positive(body.scalingFactor) ?? DEFAULT_SCALING_FACTOR);
+      return { mode, width: Math.round(baseWidth * factor), height: Math.round(baseHeight * factor) };
+    }
+    case 'caption': {
+      const count = (v: unknown) => (Array.isArray(v) ? v.length : 0);
+      return { mode, numSamples: Math.max(1, count(body.images) + count(body.assetIds)) };
+    }
+    case 'prompt':
+      return { mode, numSamples: positive(body.numResults) };
+    case 'describe-style':
+    case 'embed':
+    case 'translate':
+      return { mode };
+    case 'detect':
+    case 'patch':
+    case 'pixelate':
+    case 'remove-background':
+    case 'restyle':
+    case 'segment':
+    case 'texture':
+    case 'vectorize':
+      return { mode, ...inputSize };
+    default:
+      // Model inference (txt2img…, controlnet…, custom): the requested output size × samples.
+      return {
+        mode,
+        width: positive(body.width),
+        height: positive(body.height),
+        numSamples: positive(body.numSamples) ?? positive(body.numOutputs),
+      };
+  }
+}
+
+/** Prices requests with the cost table of the process (CREATIVE_UNITS_COSTS, read once at start). */
+@Injectable()
+export class GenerationPricing {
+  private readonly table: CreativeUnitsCostTable;
+
+  constructor(@Inject(PROCESS_ENV) env: NodeJS.ProcessEnv) {
+    this.table = creativeUnitsCostTableFromEnv(env);
+  }
+
+  price(
+    mode: PricedMode,
+    body: Record<string, unknown>,
+    decoded: readonly DecodedInput[],
+  ): CreativeUnitsPrice {
+    return creativeUnitsCost(pricingRequest(mode, body, decoded), this.table);
+  }
+}

@@ -1,0 +1,86 @@
+import { Injectable } from '@nestjs/common';
+import type { FastifyReply } from 'fastify';
+import type { Principal } from '@genasset/auth';
+import type { CreativeUnitsPrice } from '@genasset/contracts';
+import { ApiError, type FieldError } from '@genasset/http';
+import { GenerationPricing } from './cost/generation-pricing';
+import { isDryRun, type GenerateQuery } from './dto/generate.query';
+import { imageInputsOf } from './inputs/image-inputs';
+import { InputResolver } from './inputs/input-resolver';
+import { JobLauncher } from './job-launcher';
+import type { ModeDefinition } from './modes/mode-definition';
+import { ProjectScopes } from './project-scope';
+import { modeResponse, RESULT_KINDS } from './responses/mode-responses';
+import { pendingAsset, reserveAssetId } from './responses/pending-asset';
+import { ResultWait } from './responses/result-wait';
+
+/** Status of a successful dry run (spec: Generation). */
+export const DRY_RUN_STATUS = 269;
+
+/** A JSON copy of a validated body: only the fields that were given. */
+export function plain(body: object): Record<string, unknown> {
+  return JSON.parse(JSON.stringify(body)) as Record<string, unknown>;
+}
+
+/** Field groups of which one is required, and cross-field rules: 400 naming the field. */
+export function checkRules(mode: ModeDefinition, body: Record<string, unknown>): void {
+  const errors: FieldError[] = [];
+  for (const group of mode.oneOf ?? []) {
+    if (group.every((field) => body[field] === undefined || body[field] === null)) {
+      const names = group.length === 2 ? `${group[0]} or ${group[1]}` : `one of ${group.join(', ')}`;
+      errors.push({ field: group[0], messages: [`${names} is required`] });
+    }
+  }
+  errors.push(...(mode.rules?.(body) ?? []));
+  if (errors.length > 0) throw ApiError.validation(errors);
+}
+
+/**
+ * One generate request, whatever the mode: the project, the body's rules, the
+ * image inputs (assets of the project, data URLs decoded), the price; then a
+ * dry run answers 269 with the price having created nothing, and a real run
+ * launches the job and answers with the mode's response.
+ */
+@Injectable()
+export class GenerateService {
+  constructor(
+    private readonly scopes: ProjectScopes,
+    private readonly inputs: InputResolver,
+    private readonly pricing: GenerationPricing,
+    private readonly launcher: JobLauncher,
+    private readonly results: ResultWait,
+  ) {}
+
+  async generate(
+    mode: ModeDefinition,
+    principal: Principal,
+    query: GenerateQuery,
+    dto: object,
+    reply: FastifyReply,
+  ): Promise<Record<string, unknown> | CreativeUnitsPrice> {
+    const tenant = await this.scopes.resolve(principal, query.projectId);
+    const body = plain(dto);
+    checkRules(mode, body);
+    const inputs = await this.inputs.resolve(tenant, imageInputsOf(dto));
+    const price = this.pricing.price(mode.name, body, inputs.decoded);
+    if (isDryRun(query.dryRun)) {
+      void reply.status(DRY_RUN_STATUS);
+      return price;
+    }
+    const outputAssetId = mode.output ? reserveAssetId() : undefined;
+    const { job, input } = await this.launcher.launch({
+      tenant,
+      jobType: mode.jobType,
+      generationMode: mode.name,
+      body,
+      inputs,
+      price,
+      modelId: mode.runsModel && typeof body.modelId === 'string' ? body.modelId : undefined,
+      extra: outputAssetId ? { outputAssetId } : undefined,
+    });
+    const current = RESULT_KINDS.has(mode.response) ? await this.results.until(tenant, job) : job;
+    const asset =
+      mode.output && outputAssetId ? pendingAsset(mode.output, outputAssetId, body, tenant, job) : undefined;
+    return modeResponse(mode, current, price, input, asset);
+  }
+}

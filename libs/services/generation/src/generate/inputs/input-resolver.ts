@@ -1,0 +1,93 @@
+import { Inject, Injectable, Logger } from '@nestjs/common';
+import { ulid } from 'ulid';
+import { ASSETS_API, type AssetsApi, type TenantRef } from '@genasset/contracts';
+import { ApiError } from '@genasset/http';
+import { OBJECT_STORE, type ObjectStore } from '@genasset/storage';
+import { publicError } from '../internal-errors';
+import { decodeAnyDataUrl, decodeImageDataUrl, type DecodedInput } from './data-url';
+import type { ImageInput } from './image-inputs';
+
+/** Key prefix of claim-checked inputs; an executor tells them from asset ids (`asset_…`) by it. */
+export const STORED_INPUT_PREFIX = 'generation-inputs/';
+
+export interface ResolvedInputs {
+  inputs: ImageInput[];
+  /** The data URLs, decoded (not stored yet). */
+  decoded: DecodedInput[];
+}
+
+/**
+ * Turns the image references of a request into what an executor can use:
+ * asset ids are checked to be the caller project's (404 naming the first
+ * foreign or missing one), data URLs are decoded and checked, then — for a
+ * real run only — stored in object storage (claim check), their keys replacing
+ * them in the job input, so no image bytes ride in a job message.
+ */
+@Injectable()
+export class InputResolver {
+  private readonly logger = new Logger(InputResolver.name);
+
+  constructor(
+    @Inject(ASSETS_API) private readonly assets: AssetsApi,
+    @Inject(OBJECT_STORE) private readonly store: ObjectStore,
+  ) {}
+
+  async resolve(tenant: TenantRef, inputs: ImageInput[]): Promise<ResolvedInputs> {
+    const decoded: DecodedInput[] = [];
+    for (const input of inputs) {
+      if (input.kind !== 'data-url') continue;
+      decoded.push(
+        input.accepts === 'any-data-url'
+          ? decodeAnyDataUrl(input.value, input.path)
+          : await decodeImageDataUrl(input.value, input.path),
+      );
+    }
+    const assetIds = [...new Set(inputs.filter((i) => i.kind === 'asset').map((i) => i.value))];
+    if (assetIds.length > 0) {
+      const existing = new Set(
+        await this.assets
+          .existing(tenant, assetIds)
+          .catch((error: unknown) => Promise.reject(publicError(error))),
+      );
+      const missing = inputs.find((i) => i.kind === 'asset' && !existing.has(i.value));
+      if (missing) {
+        throw new ApiError(404, 'not_found', `Asset ${missing.value} not found (${missing.path})`, {
+          id: missing.value,
+          field: missing.path,
+        });
+      }
+    }
+    return { inputs, decoded };
+  }
+
+  /** Stores the decoded inputs; returns path → object key. On failure, what was stored is removed. */
+  async put(projectId: string, decoded: DecodedInput[]): Promise<Map<string, string>> {
+    const keys = new Map<string, string>();
+    if (decoded.length === 0) return keys;
+    const batch = `${STORED_INPUT_PREFIX}${projectId}/${ulid()}`;
+    try {
+      for (const input of decoded) {
+        const key = `${batch}/${input.path}.${input.extension}`;
+        await this.store.put(key, input.bytes, {
+          contentType: input.contentType,
+          contentLength: input.bytes.length,
+        });
+        keys.set(input.path, key);
+      }
+      return keys;
+    } catch (error) {
+      await this.discard([...keys.values()]);
+      throw error;
+    }
+  }
+
+  /** Best effort: a job that was not created leaves no inputs behind (a lifecycle rule on the prefix sweeps the rest). */
+  async discard(keys: string[]): Promise<void> {
+    if (keys.length === 0) return;
+    try {
+      await this.store.delete(keys);
+    } catch (error) {
+      this.logger.warn(`could not delete ${keys.length} stored generation inputs: ${String(error)}`);
+    }
+  }
+}

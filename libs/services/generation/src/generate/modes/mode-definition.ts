@@ -1,0 +1,53 @@
+import type { Type } from '@nestjs/common';
+import type { GenerationMode as PricedMode, JobType } from '@genasset/contracts';
+import type { FieldError } from '@genasset/http';
+
+/**
+ * What a generate route answers with 200 (spec: Generation; upstream response schemas):
+ * - `inference`: job, billing and `inference`, the echo of the request (txt2img-like modes)
+ * - `job`: job and billing
+ * - `job-asset`: job, the (pending) output asset and billing
+ * - the language-model and segmentation modes: job, billing and their own result fields
+ */
+export type ResponseKind =
+  | 'inference'
+  | 'job'
+  | 'job-asset'
+  | 'caption'
+  | 'describe-style'
+  | 'embed'
+  | 'prompt'
+  | 'translate'
+  | 'segment';
+
+/** The output asset of a `job-asset` mode, announced as pending in the response. */
+export interface OutputAsset {
+  /** Asset type (spec's asset type list), also its upstream `source`. */
+  type: string;
+  /** Body field holding the input image (its asset becomes the output's parent). */
+  from: string;
+  /** Default media type; a body `format` of jpeg/png overrides it. */
+  mimeType: string;
+}
+
+export interface ModeDefinition {
+  /** Path under /v1/generate, `input.generationMode` of the job (the executor dispatches on it) and the pricing mode. */
+  name: Exclude<PricedMode, 'custom'>;
+  summary: string;
+  jobType: JobType;
+  body: Type<object>;
+  response: ResponseKind;
+  /** `inference.type` echoed by inference modes (upstream spelling: txt2img_ip_adapter…). */
+  inferenceType?: string;
+  /** Spec: deprecated operations. */
+  deprecated?: boolean;
+  /** Spec: whether the route accepts `originalAssets` (all but those marked "no originalAssets"). */
+  originalAssets: boolean;
+  /** Groups of fields of which at least one must be given (the first names the error). */
+  oneOf?: readonly (readonly string[])[];
+  /** Cross-field rules a decorator cannot say. */
+  rules?: (body: Record<string, unknown>) => FieldError[];
+  output?: OutputAsset;
+  /** The body's `modelId` is the model the job runs (recorded as the job's modelId, shown in webhooks). */
+  runsModel?: boolean;
+}

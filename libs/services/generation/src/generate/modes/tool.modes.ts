@@ -1,0 +1,195 @@
+import {
+  GenerativeFillBody,
+  PromptEditingBody,
+  ReframeBody,
+  RestyleBody,
+  TextureBody,
+} from '../dto/image-edits.dto';
+import {
+  DetectBody,
+  PatchBody,
+  PixelateBody,
+  RemoveBackgroundBody,
+  SegmentBody,
+  VectorizeBody,
+} from '../dto/image-tools.dto';
+import { CaptionBody, DescribeStyleBody, EmbedBody, PromptBody, TranslateBody } from '../dto/text.dto';
+import { SkyboxBase360Body, SkyboxUpscale360Body, UpscaleBody } from '../dto/upscale-skybox.dto';
+import type { ModeDefinition } from './mode-definition';
+
+/** Image tools, image edits, skyboxes and language-model modes (everything but model inference). */
+export const TOOL_MODES: readonly ModeDefinition[] = [
+  // job + asset + billing
+  {
+    name: 'detect',
+    summary: 'Transform an input image into a mode map (detection map)',
+    jobType: 'detection',
+    body: DetectBody,
+    response: 'job-asset',
+    originalAssets: true,
+    output: { type: 'detection', from: 'image', mimeType: 'image/png' },
+  },
+  {
+    name: 'patch',
+    summary: 'Patch an asset with an image',
+    jobType: 'patch-image',
+    body: PatchBody,
+    response: 'job-asset',
+    originalAssets: true,
+    output: { type: 'patch', from: 'image', mimeType: 'image/png' },
+  },
+  {
+    name: 'pixelate',
+    summary: 'Pixelization of an image',
+    jobType: 'pixelate',
+    body: PixelateBody,
+    response: 'job-asset',
+    originalAssets: true,
+    output: { type: 'pixelization', from: 'image', mimeType: 'image/png' },
+  },
+  {
+    name: 'remove-background',
+    summary: 'Deprecated: remove the background of an image; use the custom-model endpoint instead',
+    jobType: 'remove-background',
+    body: RemoveBackgroundBody,
+    response: 'job-asset',
+    deprecated: true,
+    originalAssets: true,
+    output: { type: 'background-removal', from: 'image', mimeType: 'image/png' },
+  },
+  {
+    // Not in the spec's table ("paths after /generate/upscale: not shown"); from the upstream reference.
+    name: 'vectorize',
+    summary: 'Vectorize an image into SVG',
+    jobType: 'vectorize',
+    body: VectorizeBody,
+    response: 'job-asset',
+    originalAssets: true,
+    output: { type: 'vectorization', from: 'image', mimeType: 'image/svg+xml' },
+  },
+  // job + billing
+  {
+    name: 'generative-fill',
+    summary: 'Replace the masked area based on context (erase objects)',
+    jobType: 'repaint',
+    body: GenerativeFillBody,
+    response: 'job',
+    originalAssets: true,
+    oneOf: [['mask', 'maskId']],
+  },
+  {
+    name: 'prompt-editing',
+    summary: 'Deprecated: edit an image with a prompt; use the custom-model endpoint instead',
+    jobType: 'image-prompt-editing',
+    body: PromptEditingBody,
+    response: 'job',
+    deprecated: true,
+    originalAssets: true,
+    runsModel: true,
+  },
+  {
+    name: 'reframe',
+    summary: 'Reframe an image to new sizes, filling extra space from context',
+    jobType: 'reframe',
+    body: ReframeBody,
+    response: 'job',
+    originalAssets: true,
+  },
+  {
+    name: 'restyle',
+    summary: 'Restyle from one sketch or other image and one or more style reference images',
+    jobType: 'restyle',
+    body: RestyleBody,
+    response: 'job',
+    originalAssets: true,
+  },
+  {
+    name: 'skybox-base-360',
+    summary: 'Seamless 360 skybox image',
+    jobType: 'skybox-base-360',
+    body: SkyboxBase360Body,
+    response: 'job',
+    originalAssets: true,
+  },
+  {
+    name: 'skybox-upscale-360',
+    summary: 'Upscale matching 360 skybox geometry',
+    jobType: 'skybox-upscale-360',
+    body: SkyboxUpscale360Body,
+    response: 'job',
+    originalAssets: true,
+  },
+  {
+    name: 'texture',
+    summary:
+      'Convert a texture image into height, normal, smoothness, metallic, edge and ambient occlusion maps',
+    jobType: 'texture',
+    body: TextureBody,
+    response: 'job',
+    originalAssets: true,
+  },
+  {
+    // The spec lists no response for upscale; the upstream reference answers job + billing.
+    name: 'upscale',
+    summary: 'Deprecated: upscale an image; use the custom-model endpoint instead',
+    jobType: 'upscale',
+    body: UpscaleBody,
+    response: 'job',
+    deprecated: true,
+    originalAssets: true,
+  },
+  // their own bodies
+  {
+    name: 'segment',
+    summary: 'Segment an image; the mask becomes a child asset',
+    jobType: 'segment',
+    body: SegmentBody,
+    response: 'segment',
+    originalAssets: true,
+  },
+  {
+    name: 'caption',
+    summary: 'Caption image(s)',
+    jobType: 'caption',
+    body: CaptionBody,
+    response: 'caption',
+    originalAssets: false,
+  },
+  {
+    name: 'describe-style',
+    summary: 'Describe the style of given images or models',
+    jobType: 'describe-style',
+    body: DescribeStyleBody,
+    response: 'describe-style',
+    originalAssets: false,
+    oneOf: [['images', 'assetIds', 'modelId']],
+  },
+  {
+    name: 'embed',
+    summary: 'Embeddings from text',
+    jobType: 'embed',
+    body: EmbedBody,
+    response: 'embed',
+    originalAssets: true,
+  },
+  {
+    name: 'prompt',
+    summary: 'Generate, complete or invent prompts',
+    jobType: 'generate-prompt',
+    body: PromptBody,
+    response: 'prompt',
+    originalAssets: false,
+    rules: (body) =>
+      body.mode === 'image-editing' && body.image === undefined
+        ? [{ field: 'image', messages: ['image is required when mode is image-editing'] }]
+        : [],
+  },
+  {
+    name: 'translate',
+    summary: 'Translate text from one language to English',
+    jobType: 'translate',
+    body: TranslateBody,
+    response: 'translate',
+    originalAssets: false,
+  },
+];

@@ -1,0 +1,84 @@
+import type { CreativeUnitsPrice, JobView } from '@genasset/contracts';
+import { isAssetId } from '../dto/image-ref';
+import type { ModeDefinition, ResponseKind } from '../modes/mode-definition';
+
+/** Fields of the job input that are for the executor, not the upstream echo. */
+const NOT_ECHOED = new Set(['generationMode', 'outputAssetId', 'modelId', 'imageHide', 'imageParentId']);
+/** `imageId`-style companions the upstream echo carries when the image was an asset. */
+const ID_COMPANIONS: Record<string, string> = {
+  image: 'imageId',
+  mask: 'maskId',
+  controlImage: 'controlImageId',
+};
+
+/**
+ * The `inference` echo of the txt2img-like modes (upstream Post<Mode>InferencesResponse):
+ * what was asked, as the job holds it (images as asset ids or stored-input keys),
+ * with the upstream inference `type` (txt2img_ip_adapter…).
+ */
+export function inferenceEcho(mode: ModeDefinition, input: Record<string, unknown>): Record<string, unknown> {
+  const echo: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(input)) if (!NOT_ECHOED.has(key)) echo[key] = value;
+  for (const [field, companion] of Object.entries(ID_COMPANIONS)) {
+    if (isAssetId(echo[field]) && echo[companion] === undefined) echo[companion] = echo[field];
+  }
+  return { ...echo, type: mode.inferenceType };
+}
+
+type ResultFields = (
+  output: Record<string, unknown>,
+  input: Record<string, unknown>,
+) => Record<string, unknown>;
+
+const list = (v: unknown) => (Array.isArray(v) ? v : []);
+const text = (v: unknown) => (typeof v === 'string' ? v : '');
+
+/**
+ * Result fields of the modes with their own bodies, read from the job's output
+ * (the executor reports them under these names). Until the job has them they
+ * are empty: the job (GET /v1/jobs/{jobId}) carries them once it succeeds.
+ */
+const RESULTS: Partial<Record<ResponseKind, ResultFields>> = {
+  caption: (out, input) => ({
+    captions: list(out.captions),
+    ...(input.detailsLevel ? { detailsLevel: input.detailsLevel } : {}),
+  }),
+  'describe-style': (out) => ({ description: text(out.description), synthesis: text(out.synthesis) }),
+  embed: (out) => ({ embedding: list(out.embedding) }),
+  prompt: (out, input) => ({ prompts: list(out.prompts), mode: input.mode }),
+  translate: (out) => ({ translation: text(out.translation), detectedLanguage: text(out.detectedLanguage) }),
+  segment: (out) => (Array.isArray(out.segments) ? { segments: out.segments } : {}),
+};
+
+/** Modes whose upstream response carries a result the request waits for (within GENERATION_RESULT_WAIT). */
+export const RESULT_KINDS: ReadonlySet<ResponseKind> = new Set([
+  'caption',
+  'describe-style',
+  'embed',
+  'prompt',
+  'translate',
+]);
+
+export function modeResponse(
+  mode: ModeDefinition,
+  job: JobView,
+  price: CreativeUnitsPrice,
+  input: Record<string, unknown>,
+  asset?: Record<string, unknown>,
+): Record<string, unknown> {
+  const base = {
+    job,
+    creativeUnitsCost: price.creativeUnitsCost,
+    creativeUnitsDiscount: price.creativeUnitsDiscount,
+  };
+  switch (mode.response) {
+    case 'inference':
+      return { ...base, inference: inferenceEcho(mode, input) };
+    case 'job-asset':
+      return { ...base, asset };
+    case 'job':
+      return base;
+    default:
+      return { ...base, ...RESULTS[mode.response]!(job.metadata.output ?? {}, input) };
+  }
+}
