@@ -48,6 +48,13 @@ export async function createHttpApp(
   app.flushLogs();
 
   const fastify = app.getHttpAdapter().getInstance();
+  // A route may set its own body limit with `@RouteConfig({ bodyLimit: bytes })`
+  // (uploads); every other route keeps the app's. Routes are registered by
+  // `app.init()`, after this hook is in place.
+  fastify.addHook('onRoute', (route) => {
+    const limit = (route.config as { bodyLimit?: unknown } | undefined)?.bodyLimit;
+    if (typeof limit === 'number') route.bodyLimit = limit;
+  });
   fastify.addHook('onRequest', (request, reply, done) => {
     void reply.header(REQUEST_ID_HEADER, request.id);
     done();

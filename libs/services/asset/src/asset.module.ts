@@ -1,20 +1,20 @@
 import { Module } from '@nestjs/common';
-import { MessagingModule } from '@genasset/messaging';
-import { AssetDataModule } from './asset-data.module';
-import { AssetPrisma } from './asset.prisma';
-import { ASSET_SCHEMA, ASSET_SERVICE } from './asset.schema';
+import { AssetsModule } from './assets/assets.module';
+import { CanvasModule } from './canvas/canvas.module';
+import { CopyModule } from './copy/copy.module';
+import { AssetCoreModule } from './core/asset-core.module';
+import { DownloadModule } from './download/download.module';
+import { AssetsApiModule } from './internal/assets-api.module';
+import { TagsModule } from './tags/tags.module';
+import { UploadModule } from './upload/upload.module';
 
-/** Assets: storage, canvases, tags, downloads. Features arrive as folders beside this module. */
+/**
+ * Assets: storage, canvases, tags, downloads. One feature module per folder;
+ * AssetCoreModule holds what they share (repository, writer, views, facts,
+ * object storage without orphans).
+ */
 @Module({
-  imports: [
-    AssetDataModule,
-    MessagingModule.forService({
-      schema: ASSET_SCHEMA.schema,
-      producer: ASSET_SERVICE,
-      consumer: ASSET_SERVICE,
-      prismaToken: AssetPrisma,
-      imports: [AssetDataModule],
-    }),
-  ],
+  imports: [AssetCoreModule, AssetsModule, UploadModule, CanvasModule, TagsModule, CopyModule, DownloadModule, AssetsApiModule],
+  exports: [AssetCoreModule],
 })
 export class AssetServiceModule {}

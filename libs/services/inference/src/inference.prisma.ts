@@ -1,15 +1,16 @@
-import { Inject, Injectable, type OnModuleDestroy } from '@nestjs/common';
+import { Inject, Injectable, type OnApplicationShutdown } from '@nestjs/common';
 import { DATABASE_CONNECTION, type DatabaseConnection } from '@genasset/persistence';
 import { PrismaClient } from './generated/prisma/client';
 
 /** The inference-worker's Prisma client: its own schema only, on the process's shared connection. */
 @Injectable()
-export class InferencePrisma extends PrismaClient implements OnModuleDestroy {
+export class InferencePrisma extends PrismaClient implements OnApplicationShutdown {
   constructor(@Inject(DATABASE_CONNECTION) connection: DatabaseConnection) {
     super({ adapter: connection.prismaAdapter() });
   }
 
-  async onModuleDestroy(): Promise<void> {
+  // After the relays and consumers stopped (beforeApplicationShutdown): they still write while draining.
+  async onApplicationShutdown(): Promise<void> {
     await this.$disconnect();
   }
 }

@@ -1,0 +1,104 @@
+import { Injectable } from '@nestjs/common';
+import { AssetPrisma } from '../asset.prisma';
+import type { Asset, Prisma } from '../generated/prisma/client';
+import { READABLE_BY_ID, type ReadScope } from './read-scope';
+
+type Tx = Prisma.TransactionClient;
+
+/** An asset as most reads load it: the embedding (up to thousands of floats) only when asked. */
+export type AssetRow = Omit<Asset, 'embedding'> & { embedding?: number[] };
+
+const omitEmbedding = (withEmbedding?: boolean) => (withEmbedding ? undefined : { embedding: true as const });
+
+function readableWhere(scope: ReadScope): Prisma.AssetWhereInput {
+  const published: Prisma.AssetWhereInput = { privacy: { in: [...READABLE_BY_ID] } };
+  return scope.kind === 'public' ? published : { OR: [{ projectId: scope.projectId }, published] };
+}
+
+/**
+ * Reads and row locks of assets. Every method takes the project (or read
+ * scope) it may see: no query here can reach another tenant's asset by id.
+ */
+@Injectable()
+export class AssetRepository {
+  constructor(private readonly prisma: AssetPrisma) {}
+
+  findInProject(projectId: string, id: string, options: { withEmbedding?: boolean } = {}): Promise<AssetRow | null> {
+    return this.prisma.asset.findFirst({ where: { id, projectId }, omit: omitEmbedding(options.withEmbedding) });
+  }
+
+  findReadable(scope: ReadScope, id: string, options: { withEmbedding?: boolean } = {}): Promise<AssetRow | null> {
+    return this.prisma.asset.findFirst({ where: { id, ...readableWhere(scope) }, omit: omitEmbedding(options.withEmbedding) });
+  }
+
+  /** One query for a batch; the order of `ids` is kept, missing or unreadable ids are skipped. */
+  async findManyReadable(scope: ReadScope, ids: readonly string[]): Promise<AssetRow[]> {
+    const rows = await this.prisma.asset.findMany({
+      where: { id: { in: [...ids] }, ...readableWhere(scope) },
+      omit: { embedding: true },
+    });
+    const byId = new Map(rows.map((r) => [r.id, r]));
+    return ids.flatMap((id) => byId.get(id) ?? []);
+  }
+
+  /** Which of `ids` exist in the project (of that team, when given). */
+  async existingIds(projectId: string, ids: readonly string[], teamId?: string): Promise<string[]> {
+    if (ids.length === 0) return [];
+    const rows = await this.prisma.asset.findMany({
+      where: { projectId, ...(teamId ? { teamId } : {}), id: { in: [...ids] } },
+      select: { id: true },
+    });
+    const found = new Set(rows.map((r) => r.id));
+    return ids.filter((id) => found.has(id));
+  }
+
+  /**
+   * asset-service's copy of collection membership (`collectionIds`, the
+   * `collectionId` filter), for the consumer of collection-service's
+   * membership facts. Idempotent: adding a member twice or removing a
+   * non-member changes nothing. Returns the rows changed.
+   */
+  addToCollection(tx: Tx, projectId: string, collectionId: string, assetIds: readonly string[]): Promise<number> {
+    return tx.$executeRaw`
+      UPDATE assets.assets SET collection_ids = array_append(collection_ids, ${collectionId})
+       WHERE project_id = ${projectId} AND id = ANY(${[...assetIds]}::text[]) AND NOT (${collectionId} = ANY(collection_ids))`;
+  }
+
+  removeFromCollection(tx: Tx, projectId: string, collectionId: string, assetIds?: readonly string[]): Promise<number> {
+    return assetIds
+      ? tx.$executeRaw`
+          UPDATE assets.assets SET collection_ids = array_remove(collection_ids, ${collectionId})
+           WHERE project_id = ${projectId} AND id = ANY(${[...assetIds]}::text[]) AND ${collectionId} = ANY(collection_ids)`
+      : tx.$executeRaw`
+          UPDATE assets.assets SET collection_ids = array_remove(collection_ids, ${collectionId})
+           WHERE project_id = ${projectId} AND collection_ids @> ARRAY[${collectionId}]::text[]`;
+  }
+
+  /** Where the originals of `ids` are, for those in the project (request order; others left out). */
+  async originals(projectId: string, ids: readonly string[], teamId?: string): Promise<Pick<Asset, 'id' | 'storageKey' | 'mimeType' | 'kind' | 'type'>[]> {
+    if (ids.length === 0) return [];
+    const rows = await this.prisma.asset.findMany({
+      where: { projectId, ...(teamId ? { teamId } : {}), id: { in: [...ids] } },
+      select: { id: true, storageKey: true, mimeType: true, kind: true, type: true },
+    });
+    const byId = new Map(rows.map((r) => [r.id, r]));
+    return ids.flatMap((id) => byId.get(id) ?? []);
+  }
+
+  /** Locks the project's asset row for the rest of `tx` and returns it (null when not in the project). */
+  async lockInProject(tx: Tx, projectId: string, id: string): Promise<AssetRow | null> {
+    const locked = await tx.$queryRaw<{ id: string }[]>`
+      SELECT id FROM assets.assets WHERE id = ${id} AND project_id = ${projectId} FOR UPDATE`;
+    if (locked.length === 0) return null;
+    return tx.asset.findUnique({ where: { id }, omit: { embedding: true } });
+  }
+
+  /** Locks the project's rows among `ids` (in id order, so concurrent batches cannot deadlock) and returns them. */
+  async lockManyInProject(tx: Tx, projectId: string, ids: readonly string[]): Promise<AssetRow[]> {
+    const locked = await tx.$queryRaw<{ id: string }[]>`
+      SELECT id FROM assets.assets WHERE id = ANY(${[...ids]}::text[]) AND project_id = ${projectId}
+       ORDER BY id FOR UPDATE`;
+    if (locked.length === 0) return [];
+    return tx.asset.findMany({ where: { id: { in: locked.map((r) => r.id) } }, omit: { embedding: true } });
+  }
+}

@@ -1,0 +1,25 @@
+import { Injectable } from '@nestjs/common';
+import type { AssetObject, AssetsApi, TenantRef } from '@genasset/contracts';
+import { isAssetId } from '../core/asset-ids';
+import { AssetRepository } from '../core/asset-repository';
+
+/** asset-service's side of the internal AssetsApi (in-process; served over HTTP by InternalAssetsController). */
+@Injectable()
+export class AssetsApiService implements AssetsApi {
+  constructor(private readonly assets: AssetRepository) {}
+
+  /** Ids among `assetIds` that exist in the tenant's project, in the given order; malformed ids simply do not exist. */
+  async existing(tenant: TenantRef, assetIds: readonly string[]): Promise<string[]> {
+    return this.assets.existingIds(tenant.projectId, unique(assetIds), tenant.teamId);
+  }
+
+  /** Claim check for executors: the original object of each asset of the tenant's project, in the given order. */
+  async objects(tenant: TenantRef, assetIds: readonly string[]): Promise<AssetObject[]> {
+    const rows = await this.assets.originals(tenant.projectId, unique(assetIds), tenant.teamId);
+    return rows.map((r) => ({ assetId: r.id, key: r.storageKey, mimeType: r.mimeType, kind: r.kind, type: r.type }));
+  }
+}
+
+function unique(assetIds: readonly string[]): string[] {
+  return [...new Set(assetIds.filter(isAssetId))];
+}

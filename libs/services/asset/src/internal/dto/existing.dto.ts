@@ -1,0 +1,26 @@
+import { Type } from 'class-transformer';
+import { ArrayMaxSize, IsArray, IsOptional, IsString, ValidateNested } from 'class-validator';
+
+export class TenantRefBody {
+  @IsString()
+  teamId!: string;
+
+  @IsString()
+  projectId!: string;
+
+  @IsOptional()
+  @IsString()
+  authorId?: string;
+}
+
+/** POST /internal/v1/assets/existing and /objects */
+export class ExistingAssetsBody {
+  @ValidateNested()
+  @Type(() => TenantRefBody)
+  tenant!: TenantRefBody;
+
+  @IsArray()
+  @ArrayMaxSize(10_000)
+  @IsString({ each: true })
+  assetIds!: string[];
+}
