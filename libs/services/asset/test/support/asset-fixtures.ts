@@ -7,7 +7,7 @@ import { ASSET_SCHEMA, ASSET_SERVICE, AssetServiceModule } from '../../src';
 export { type ServiceHarness, type Tenant };
 
 /** Response JSON as tests read it (the harness's `request` body is untyped too). */
-// eslint-disable-next-line @typescript-eslint/no-explicit-any -- assertions reach into arbitrary response JSON
+ 
 export type Json = Record<string, any>;
 
 /** asset-service alone, on the real PostgreSQL, broker and S3 server. */

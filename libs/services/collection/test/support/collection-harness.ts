@@ -36,7 +36,7 @@ export interface CollectionHarness extends ServiceHarness {
   /** Deletes an asset through its owner; the collection service hears of it through the broker. */
   deleteAsset(tenant: Tenant, assetId: string): Promise<void>;
   /** Creates a collection through the API and returns it. */
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+   
   createCollection(tenant: Tenant, name?: string): Promise<any>;
 }
 
