@@ -42,7 +42,7 @@ export async function reapStaleRuns() {
     if (!entry.startsWith(PREFIX)) continue;
     const dir = join(tmpdir(), entry);
     const owner = readPid(join(dir, 'owner.pid'));
-    if (owner && isAlive(owner) && (!existsSync('/proc') || commandLine(owner).includes('test.mjs')))
+    if (owner && isAlive(owner) && (!existsSync('/proc') || /(test|with-services)\.mjs/.test(commandLine(owner))))
       continue;
     const pids = [];
     const postmaster = readPid(join(dir, 'pgdata', 'postmaster.pid'));

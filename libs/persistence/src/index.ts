@@ -4,5 +4,4 @@ export { PgliteConnection } from './pglite-connection';
 export { openConnection, type ConnectionSettings } from './open-connection';
 export { migrate, type SchemaDefinition, type AppliedMigration } from './migrator';
 export { createPrismaClient, type PrismaClientClass } from './prisma-factory';
-export { expectedShape, actualShape, type ColumnShape } from './schema-drift';
 export { DatabaseModule, DATABASE_CONNECTION } from './nest/database.module';

@@ -12,3 +12,4 @@ export {
   type WebhookReceiverOptions,
 } from './webhook-receiver';
 export { startServiceHarness, type ServiceHarness, type HarnessOptions, type Tenant } from './service-harness';
+export { expectedShape, actualShape, type ColumnShape } from './schema-drift';

@@ -1,7 +1,7 @@
 import { MESSAGING_TABLES } from '@genasset/messaging';
-import { actualShape, expectedShape, migrate, PgliteConnection, PostgresConnection, type DatabaseConnection } from '@genasset/persistence';
+import { migrate, PgliteConnection, PostgresConnection, type DatabaseConnection } from '@genasset/persistence';
 import { ALL_SCHEMAS } from '@genasset/service-catalog';
-import { createTestDatabase, type TestDatabase } from '@genasset/testing';
+import { actualShape, createTestDatabase, expectedShape, type TestDatabase } from '@genasset/testing';
 
 /**
  * Migrations are hand-written SQL (Prisma 7's migrate cannot run here), so this

@@ -1,8 +1,15 @@
 import { readFileSync } from 'node:fs';
-import { quoteIdent, type DatabaseConnection } from './database';
+import { quoteIdent, type DatabaseConnection } from '@genasset/persistence';
 
-/* eslint-disable @typescript-eslint/no-require-imports */
-const wasm = require('@prisma/prisma-schema-wasm') as { get_dmmf(params: string): string };
+interface SchemaWasm {
+  get_dmmf(params: string): string;
+}
+
+/** Loaded on first use: a 4 MB dev-only package that production images do not ship. */
+function schemaWasm(): SchemaWasm {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  return require('@prisma/prisma-schema-wasm') as SchemaWasm;
+}
 
 interface DmmfField {
   name: string;
@@ -62,7 +69,7 @@ const NATIVE_TO_PG: Record<string, (args: string[]) => string> = {
 
 /** Reads a Prisma schema into the tables, columns and unique keys it expects. */
 export function expectedShape(prismaSchemaPath: string): { columns: ColumnShape[]; uniques: string[] } {
-  const dmmf = JSON.parse(wasm.get_dmmf(JSON.stringify({ prismaSchema: readFileSync(prismaSchemaPath, 'utf8') }))) as {
+  const dmmf = JSON.parse(schemaWasm().get_dmmf(JSON.stringify({ prismaSchema: readFileSync(prismaSchemaPath, 'utf8') }))) as {
     datamodel: { models: DmmfModel[] };
   };
   const columns: ColumnShape[] = [];

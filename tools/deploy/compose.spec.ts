@@ -1,0 +1,282 @@
+/**
+ * deploy/compose, checked statically (no Docker engine here): the services,
+ * their build and dependency graph, one-shot jobs, health checks, the
+ * environment each app gets, and the nginx gateway's routing.
+ */
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { parse } from 'yaml';
+import { workspaceApps } from './dockerfiles';
+import { find, matchLocation, parseNginx, serversOn, upstreams, type Directive } from './support/nginx';
+import { DOCS_ROUTES, PRIVATE_PATHS, PUBLIC_ROUTES } from './support/routes';
+import { knownEnvironmentVariables, REPO_ROOT, schemaNames, SERVICE_SCHEMAS } from './support/workspace';
+
+interface ComposeService {
+  image?: string;
+  build?: { context: string; dockerfile: string };
+  command?: string[];
+  environment?: Record<string, string | number | boolean | null>;
+  depends_on?: Record<string, { condition: string }>;
+  healthcheck?: { test: string[] };
+  restart?: string;
+  ports?: string[];
+  read_only?: boolean;
+  stop_grace_period?: string;
+  profiles?: string[];
+}
+
+/** Compose's variable interpolation with nothing set: `${VAR:-default}` → default, `$$` → `$`. */
+function interpolate<T>(value: T, env: Record<string, string> = {}): T {
+  if (typeof value === 'string') {
+    return value.replace(
+      /\$\$|\$\{(\w+)(?:(:?)([-?])([^}]*))?\}/g,
+      (whole, name?: string, colon?: string, op?: string, arg?: string) => {
+        if (whole === '$$') return '$';
+        const set = env[name!];
+        const missing = set === undefined || (colon === ':' && set === '');
+        if (!missing) return set;
+        if (op === '?') throw new Error(`compose.yaml: ${name} is required (${arg})`);
+        return op === '-' ? arg! : '';
+      },
+    ) as T;
+  }
+  if (Array.isArray(value)) return value.map((v) => interpolate(v, env)) as T;
+  if (value && typeof value === 'object')
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, interpolate(v, env)])) as T;
+  return value;
+}
+
+const dir = join(REPO_ROOT, 'deploy/compose');
+const raw = parse(readFileSync(join(dir, 'compose.yaml'), 'utf8'), { merge: true }) as {
+  services: Record<string, ComposeService>;
+};
+const compose = interpolate(raw);
+const services = compose.services;
+const apps = workspaceApps().filter((a) => a !== 'platform' && a !== 'cli');
+const jobs = Object.entries(services).filter(([, s]) => s.restart === 'no' && !s.profiles);
+const nginx = parseNginx(readFileSync(join(dir, 'nginx.conf'), 'utf8'));
+
+/** What the public side of `config` does wrong; empty when it routes exactly as DESIGN §1 says. */
+function gatewayProblems(config: Directive[]): string[] {
+  const problems: string[] = [];
+  const [server] = serversOn(config, 8080);
+  if (!server) return ['no server listens on 8080'];
+  const hosts = upstreams(config);
+  const serviceOf = (upstream?: string) => hosts.get(upstream ?? '')?.map((h) => h.replace(/:8080$/, ''));
+  for (const [path, owner] of PUBLIC_ROUTES) {
+    const m = matchLocation(server, path);
+    const target = serviceOf(m?.upstream);
+    if (!target || target.join() !== owner || m?.upstreamUri !== path)
+      problems.push(`${path} → ${target ?? m?.returns ?? 'nothing'} (expected ${owner})`);
+  }
+  for (const [path, owner, upstreamPath] of DOCS_ROUTES) {
+    const m = matchLocation(server, path);
+    if (serviceOf(m?.upstream)?.join() !== owner || m?.upstreamUri !== upstreamPath)
+      problems.push(
+        `${path} → ${serviceOf(m?.upstream)}${m?.upstreamUri} (expected ${owner}${upstreamPath})`,
+      );
+  }
+  for (const path of PRIVATE_PATHS) {
+    const m = matchLocation(server, path);
+    if (m?.upstream)
+      problems.push(`${path} must not be public, but reaches ${serviceOf(m.upstream)}${m.upstreamUri}`);
+  }
+  // Belt and braces: no public location names a private prefix and proxies.
+  for (const location of find(server.block, 'location')) {
+    if (
+      /\/(admin|internal)\b/.test(location.args.join(' ')) &&
+      find(location.block, 'proxy_pass').length > 0
+    ) {
+      problems.push(`public location ${location.args.join(' ')} proxies a private prefix`);
+    }
+  }
+  return problems;
+}
+
+describe('compose stack', () => {
+  it('runs every service app, the infrastructure, the jobs and a gateway', () => {
+    for (const name of [...apps, 'postgres', 'kafka', 'minio', 'minio-bucket', 'topics', 'gateway'])
+      expect(Object.keys(services)).toContain(name);
+    expect(services.kafka.image).toMatch(/^apache\/kafka:3\.9/);
+    expect(services.kafka.environment?.KAFKA_PROCESS_ROLES).toBe('broker,controller');
+    expect(services.postgres.image).toBe('postgres:16');
+    // The operator cli is there for `docker compose run`, not for `up`.
+    expect(services.cli.profiles).toEqual(['tools']);
+    expect(services.cli.environment?.GENASSET_URL).toBe('http://gateway:8081');
+  });
+
+  it('every service has an image or a build of a Dockerfile that exists', () => {
+    for (const [name, service] of Object.entries(services)) {
+      expect([name, Boolean(service.image || service.build)]).toEqual([name, true]);
+      if (service.build) {
+        expect(join(dir, service.build.context)).toBe(REPO_ROOT);
+        expect([name, existsSync(join(REPO_ROOT, service.build.dockerfile))]).toEqual([name, true]);
+      }
+      if (service.image) expect([name, service.image]).not.toEqual([name, expect.stringMatching(/:latest$/)]);
+    }
+  });
+
+  it('dependencies exist, use a valid condition and have no cycle', () => {
+    const conditions = ['service_started', 'service_healthy', 'service_completed_successfully'];
+    for (const [name, service] of Object.entries(services)) {
+      for (const [dependency, { condition }] of Object.entries(service.depends_on ?? {})) {
+        expect([name, dependency, Boolean(services[dependency])]).toEqual([name, dependency, true]);
+        expect(conditions).toContain(condition);
+        if (condition === 'service_healthy')
+          expect([
+            dependency,
+            Boolean(services[dependency].healthcheck || services[dependency].build),
+          ]).toEqual([dependency, true]);
+        if (condition === 'service_completed_successfully')
+          expect([dependency, services[dependency].restart]).toEqual([dependency, 'no']);
+      }
+    }
+    const visiting = new Set<string>();
+    const done = new Set<string>();
+    const visit = (name: string, path: string[]) => {
+      if (done.has(name)) return;
+      if (visiting.has(name)) throw new Error(`dependency cycle: ${[...path, name].join(' → ')}`);
+      visiting.add(name);
+      for (const dependency of Object.keys(services[name].depends_on ?? {}))
+        visit(dependency, [...path, name]);
+      visiting.delete(name);
+      done.add(name);
+    };
+    for (const name of Object.keys(services)) visit(name, []);
+  });
+
+  it('has one migration job per schema, identity first, and a topics job', () => {
+    expect(schemaNames()).toEqual([...Object.values(SERVICE_SCHEMAS), 'identity'].sort());
+    for (const schema of schemaNames()) {
+      const job = services[`migrate-${schema}`];
+      expect([schema, job?.command]).toEqual([schema, ['migrate', '--only', schema]]);
+      expect(job.restart).toBe('no');
+      expect(job.environment?.DATABASE_URL).toMatch(/^postgres:\/\//);
+      if (schema !== 'identity')
+        expect(job.depends_on?.['migrate-identity']?.condition).toBe('service_completed_successfully');
+    }
+    expect(services.topics.command?.slice(0, 2)).toEqual(['topics', 'create']);
+    expect(jobs.map(([name]) => name).sort()).toEqual(
+      [...schemaNames().map((s) => `migrate-${s}`), 'minio-bucket', 'topics'].sort(),
+    );
+  });
+
+  it.each(apps)(
+    '%s waits for its migration, the topics and the bucket, and has a readiness health check',
+    (app) => {
+      const service = services[app];
+      expect(service.depends_on?.[`migrate-${SERVICE_SCHEMAS[app]}`]?.condition).toBe(
+        'service_completed_successfully',
+      );
+      expect(service.depends_on?.topics?.condition).toBe('service_completed_successfully');
+      expect(service.depends_on?.['minio-bucket']?.condition).toBe('service_completed_successfully');
+      expect(service.healthcheck?.test.join(' ')).toContain('/readyz');
+      expect(service.build?.dockerfile).toBe(`docker/${app}.Dockerfile`);
+      expect(service.ports ?? []).toEqual([]);
+      expect(service.read_only).toBe(true);
+      expect(service.stop_grace_period).toBe('30s');
+    },
+  );
+
+  it.each(apps)('%s gets only variables the code reads, production mode and its own secrets', (app) => {
+    const known = knownEnvironmentVariables();
+    const env = services[app].environment ?? {};
+    expect(Object.keys(env).filter((name) => !known.has(name))).toEqual([]);
+    expect(env.NODE_ENV).toBe('production');
+    for (const name of ['DATABASE_URL', 'KAFKA_BROKERS', 'S3_ENDPOINT', 'S3_BUCKET', 'INTERNAL_API_TOKEN'])
+      expect([app, name, Boolean(env[name])]).toEqual([app, name, true]);
+    expect('ADMIN_TOKEN' in env).toBe(app === 'job-service');
+    expect('WEBHOOK_SECRET_KEY' in env).toBe(app === 'webhook-dispatcher');
+    if (app === 'webhook-dispatcher') {
+      expect(env.WEBHOOK_ALLOW_HTTP).toBe('false');
+      expect(env.WEBHOOK_ALLOW_PRIVATE_TARGETS).toBe('false');
+      expect(Buffer.from(String(env.WEBHOOK_SECRET_KEY), 'base64')).toHaveLength(32);
+      // Compose variables override the local-only defaults.
+      expect(
+        interpolate(raw.services[app].environment, { WEBHOOK_ALLOW_HTTP: 'true' })?.WEBHOOK_ALLOW_HTTP,
+      ).toBe('true');
+    }
+    for (const url of ['JOB_SERVICE_URL', 'ASSET_SERVICE_URL', 'GENERATION_SERVICE_URL']) {
+      expect(String(env[url])).toMatch(new RegExp(`^http://(${apps.join('|')}):8080$`));
+    }
+  });
+
+  it('publishes only the gateway (admin side on loopback) and MinIO for presigned URLs', () => {
+    const published = Object.entries(services).filter(([, s]) => s.ports?.length);
+    expect(published.map(([name]) => name).sort()).toEqual(['gateway', 'minio']);
+    expect(services.gateway.ports).toEqual(['8080:8080', '127.0.0.1:8081:8081']);
+    expect(interpolate(raw.services.gateway.ports, { GATEWAY_ADMIN_PORT: '9091' })).toEqual([
+      '8080:8080',
+      '127.0.0.1:9091:8081',
+    ]);
+  });
+});
+
+describe('compose gateway (nginx.conf)', () => {
+  it('upstreams are the compose services on their HTTP port', () => {
+    for (const [name, hosts] of upstreams(nginx)) {
+      for (const host of hosts)
+        expect([name, host]).toEqual([name, expect.stringMatching(new RegExp(`^(${apps.join('|')}):8080$`))]);
+    }
+  });
+
+  it('routes each public path to its owner, docs per service, and nothing private', () => {
+    expect(gatewayProblems(nginx)).toEqual([]);
+  });
+
+  it('answers private paths with 404 itself', () => {
+    const [server] = serversOn(nginx, 8080);
+    for (const path of PRIVATE_PATHS.filter((p) => !p.includes('..') && !p.startsWith('//')))
+      expect([path, matchLocation(server, path)?.returns]).toEqual([path, 404]);
+  });
+
+  it('accepts 64 MiB bodies on generate and upload routes only', () => {
+    const [server] = serversOn(nginx, 8080);
+    const limit = (path: string) =>
+      find(matchLocation(server, path)?.location.block, 'client_max_body_size')[0]?.args[0] ??
+      find(find(nginx, 'http')[0].block, 'client_max_body_size')[0].args[0];
+    for (const path of [
+      '/v1/generate/img2img',
+      '/v1/assets',
+      '/v1/uploads',
+      '/v1/models/model_01J/training-images',
+    ])
+      expect([path, limit(path)]).toEqual([path, '64m']);
+    for (const path of ['/v1/collections', '/v1/jobs', '/v1/me'])
+      expect([path, limit(path)]).toEqual([path, '1m']);
+  });
+
+  it('the operator side serves /admin on job-service and nothing else', () => {
+    const [admin] = serversOn(nginx, 8081);
+    const hosts = upstreams(nginx);
+    const m = matchLocation(admin, '/admin/v1/teams');
+    expect(hosts.get(m?.upstream ?? '')).toEqual(['job-service:8080']);
+    for (const path of ['/v1/assets', '/internal/v1/jobs', '/v1/jobs'])
+      expect(matchLocation(admin, path)?.upstream).toBeUndefined();
+  });
+
+  it('the check catches a gateway that leaks private routes or misroutes public ones', () => {
+    const text = readFileSync(join(dir, 'nginx.conf'), 'utf8');
+    const leak = text.replace(
+      '    location ^~ /admin/ {\n      return 404',
+      '    location ^~ /admin/ {\n      proxy_pass http://job_service;\n      return 404',
+    );
+    expect(gatewayProblems(parseNginx(leak))).toEqual(
+      expect.arrayContaining([expect.stringContaining('/admin/v1/teams must not be public')]),
+    );
+    const internal = text.replace(
+      'location ~ ^/v1/collections(/|$) {',
+      'location ~ ^/internal/v1/jobs {\n      proxy_pass http://job_service;\n    }\n    location ~ ^/v1/collections(/|$) {',
+    );
+    expect(gatewayProblems(parseNginx(internal))).toEqual(
+      expect.arrayContaining([expect.stringContaining('proxies a private prefix')]),
+    );
+    const misrouted = text.replace(
+      'location ~ ^/v1/teams/[^/]+/(usage|credit-alerts)(/|$) {',
+      'location ~ ^/v1/teams/ {',
+    );
+    expect(gatewayProblems(parseNginx(misrouted))).toEqual(
+      expect.arrayContaining([expect.stringContaining('/v1/teams/team_01J/webhook-endpoints → job-service')]),
+    );
+  });
+});

@@ -1,0 +1,216 @@
+/**
+ * Static checks of the images (no Docker engine here, and hadolint is not
+ * packaged for Debian 12): one Dockerfile per app rendered from the shared
+ * template, multi-stage on node:24-slim, frozen installs, a non-root numeric
+ * user, a health check, exec-form commands, and a .dockerignore that keeps
+ * local state out without hiding anything the build copies.
+ */
+import ignore from '@balena/dockerignore';
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { dockerfilePath, IMAGES, renderDockerfile, REPO_ROOT, workspaceApps } from './dockerfiles';
+import { copySources, parseDockerfile, type Instruction } from './support/dockerfile';
+
+const apps = workspaceApps();
+const dockerignore = ignore().add(readFileSync(join(REPO_ROOT, '.dockerignore'), 'utf8'));
+
+/** Problems of one Dockerfile; an empty list means it passes. */
+function lintDockerfile(app: string, text: string): string[] {
+  const problems: string[] = [];
+  const { globalArgs, stages } = parseDockerfile(text);
+  const kind = IMAGES[app]?.kind;
+  if (!text.startsWith('# syntax=docker/dockerfile:1'))
+    problems.push('first line must pin the Dockerfile syntax (# syntax=docker/dockerfile:1.x)');
+
+  const nodeImage = globalArgs.find((a) => a.args.startsWith('NODE_IMAGE='))?.args.split('=')[1];
+  if (nodeImage !== 'node:24-slim')
+    problems.push(`ARG NODE_IMAGE must default to node:24-slim, got ${nodeImage}`);
+  const names = new Set<string>();
+  for (const stage of stages) {
+    const base = stage.from === '${NODE_IMAGE}' ? nodeImage : stage.from;
+    if (!names.has(stage.from) && base !== 'node:24-slim')
+      problems.push(
+        `stage ${stage.name ?? '?'} must build FROM node:24-slim or an earlier stage, not ${stage.from}`,
+      );
+    if (!stage.name) problems.push(`every stage needs a name (FROM ${stage.from})`);
+    else names.add(stage.name);
+  }
+  if (stages.length < 3) problems.push('expected a multi-stage build (deps, build, runtime)');
+  const runtime = stages[stages.length - 1];
+  if (runtime?.name !== 'runtime') problems.push('the last stage must be "runtime"');
+  if (runtime && runtime.from !== '${NODE_IMAGE}')
+    problems.push('the runtime stage must start from node:24-slim itself, not from a build stage');
+
+  const all = stages.flatMap((s) => s.instructions.map((i) => ({ stage: s.name, ...i })));
+  for (const i of all) {
+    if (i.keyword === 'ADD') problems.push(`line ${i.line}: use COPY, not ADD`);
+    if (i.keyword === 'RUN' && /\bpnpm install\b/.test(i.args) && !i.args.includes('--frozen-lockfile')) {
+      problems.push(`line ${i.line}: pnpm install without --frozen-lockfile`);
+    }
+    if (i.keyword === 'RUN' && /\bcurl\b.*\|\s*(ba)?sh/.test(i.args))
+      problems.push(`line ${i.line}: no curl | sh`);
+    if (/:latest\b/.test(i.args)) problems.push(`line ${i.line}: no :latest`);
+  }
+  const build = all.find((i) => i.keyword === 'RUN' && i.args.includes('tools/deploy/build-app.ts'));
+  if (!build) problems.push('the build stage must run tools/deploy/build-app.ts');
+  else {
+    if (!new RegExp(`build-app\\.ts ${app} /out\\b`).test(build.args))
+      problems.push(`build-app.ts must build "${app}"`);
+    if (!build.args.includes('scripts/prisma-generate.mjs'))
+      problems.push('the build stage must generate the Prisma clients');
+  }
+
+  const own = (keyword: string): Instruction[] =>
+    runtime?.instructions.filter((i) => i.keyword === keyword) ?? [];
+  for (const copy of own('COPY')) {
+    const from = copySources(copy)
+      .flags.find((f) => f.startsWith('--from='))
+      ?.slice(7);
+    if (!from || !names.has(from))
+      problems.push(`line ${copy.line}: the runtime stage copies only from build stages, not the context`);
+  }
+  const user = own('USER').pop();
+  if (!user) problems.push('the runtime stage must set USER');
+  else {
+    const [uid] = user.args.split(':');
+    if (!/^\d+$/.test(uid) || uid === '0')
+      problems.push(`USER must be a numeric non-root uid (Kubernetes runAsNonRoot), got ${user.args}`);
+    const lastRun = Math.max(0, ...own('RUN').map((r) => r.line));
+    if (lastRun > user.line) problems.push('no RUN after USER in the runtime stage');
+  }
+  const env = own('ENV')
+    .map((e) => e.args)
+    .join(' ');
+  if (!/\bNODE_ENV=production\b/.test(env)) problems.push('the runtime stage must set NODE_ENV=production');
+  const health = own('HEALTHCHECK').pop();
+  if (kind === 'cli') {
+    if (health?.args !== 'NONE') problems.push('the cli image runs jobs: HEALTHCHECK NONE');
+    if (!own('ENTRYPOINT').length) problems.push('the cli image needs an ENTRYPOINT');
+  } else {
+    if (!health || !health.args.includes('/healthz')) problems.push('HEALTHCHECK must probe /healthz');
+    if (health && !/CMD \[/.test(health.args)) problems.push('HEALTHCHECK must use the exec form');
+    if (!own('EXPOSE').some((e) => e.args === '8080')) problems.push('EXPOSE 8080');
+  }
+  const cmd = [...own('ENTRYPOINT'), ...own('CMD')];
+  for (const c of cmd) {
+    try {
+      if (!Array.isArray(JSON.parse(c.args))) throw new Error();
+    } catch {
+      problems.push(`line ${c.line}: ${c.keyword} must be exec form (JSON array) so the app gets SIGTERM`);
+    }
+  }
+  if (!cmd.some((c) => c.args.includes(`dist/apps/${app}/src/main.js`)))
+    problems.push(`the image must run dist/apps/${app}/src/main.js`);
+
+  // Everything copied from the context exists and survives .dockerignore.
+  for (const copy of all.filter((i) => i.keyword === 'COPY')) {
+    const { flags, sources } = copySources(copy);
+    if (flags.some((f) => f.startsWith('--from='))) continue;
+    for (const source of sources) {
+      const path = source.replace(/\/$/, '');
+      if (!existsSync(join(REPO_ROOT, path)))
+        problems.push(`line ${copy.line}: COPY ${source} does not exist`);
+      else if (dockerignore.ignores(path))
+        problems.push(`line ${copy.line}: COPY ${source} is excluded by .dockerignore`);
+    }
+  }
+  return problems;
+}
+
+describe('docker images', () => {
+  it('has one image spec and one Dockerfile per app', () => {
+    expect(Object.keys(IMAGES).sort()).toEqual(apps);
+    for (const app of apps) expect(existsSync(dockerfilePath(app))).toBe(true);
+  });
+
+  it.each(apps)('docker/%s.Dockerfile is the rendering of docker/Dockerfile.template', (app) => {
+    // Regenerate with: node -r @swc-node/register tools/deploy/dockerfiles.ts
+    expect(readFileSync(dockerfilePath(app), 'utf8')).toBe(renderDockerfile(app));
+  });
+
+  it.each(apps)('docker/%s.Dockerfile passes the lint', (app) => {
+    expect(lintDockerfile(app, readFileSync(dockerfilePath(app), 'utf8'))).toEqual([]);
+  });
+
+  it('the lint rejects what it should', () => {
+    const good = renderDockerfile('job-service');
+    const lint = (text: string) => lintDockerfile('job-service', text);
+    expect(lint(good.replace('ARG NODE_IMAGE=node:24-slim', 'ARG NODE_IMAGE=node:24'))).toContainEqual(
+      expect.stringContaining('node:24-slim'),
+    );
+    expect(lint(good.replace('USER 1000:1000', 'USER node'))).toContainEqual(
+      expect.stringContaining('numeric non-root'),
+    );
+    expect(lint(good.replace('USER 1000:1000', 'USER 0'))).toContainEqual(
+      expect.stringContaining('numeric non-root'),
+    );
+    expect(lint(good.replace(/HEALTHCHECK[^\n]*\\\n[^\n]*\n/, ''))).toContainEqual(
+      expect.stringContaining('HEALTHCHECK'),
+    );
+    expect(
+      lint(
+        good.replace(
+          'CMD ["node", "dist/apps/job-service/src/main.js"]',
+          'CMD node dist/apps/job-service/src/main.js',
+        ),
+      ),
+    ).toContainEqual(expect.stringContaining('exec form'));
+    expect(lint(good.replace('install --frozen-lockfile', 'install'))).toContainEqual(
+      expect.stringContaining('--frozen-lockfile'),
+    );
+    expect(lint(good.replace('COPY --from=build /out/dist ./dist', 'COPY apps apps'))).toContainEqual(
+      expect.stringContaining('only from build stages'),
+    );
+    expect(lint(good.replace('COPY scripts scripts', 'COPY bench bench'))).toContainEqual(
+      expect.stringContaining('excluded by .dockerignore'),
+    );
+    expect(lint(good.replace('build-app.ts job-service', 'build-app.ts asset-service'))).toContainEqual(
+      expect.stringContaining('must build "job-service"'),
+    );
+  });
+
+  it('installs the pnpm version package.json pins', () => {
+    const { packageManager } = JSON.parse(readFileSync(join(REPO_ROOT, 'package.json'), 'utf8')) as {
+      packageManager: string;
+    };
+    expect(readFileSync(join(REPO_ROOT, 'docker/Dockerfile.template'), 'utf8')).toContain(
+      `ARG PNPM_VERSION=${packageManager.replace(/^pnpm@/, '')}`,
+    );
+  });
+
+  it('docker/docker-bake.hcl builds every image', () => {
+    const bake = readFileSync(join(REPO_ROOT, 'docker/docker-bake.hcl'), 'utf8');
+    for (const app of apps) expect(bake).toContain(`dockerfile = "docker/${app}.Dockerfile"`);
+  });
+
+  it('.dockerignore keeps local state, secrets and tests out of the context', () => {
+    for (const path of [
+      'node_modules',
+      'libs/services/job/node_modules',
+      '.git',
+      '.env',
+      'deploy/compose/.env',
+      '.data',
+      '.cache',
+      'libs/services/job/src/generated/prisma/client.ts',
+      'libs/services/job/test/support/job-harness.ts',
+      'libs/http/src/health/health.spec.ts',
+      'apps/cli/src/commands/migrate.int-spec.ts',
+      'docs/runbook.md',
+      'deploy/compose/compose.yaml',
+    ]) {
+      expect([path, dockerignore.ignores(path)]).toEqual([path, true]);
+    }
+    for (const path of [
+      'package.json',
+      'pnpm-lock.yaml',
+      'libs/services/job/src/job.module.ts',
+      'libs/services/job/prisma/migrations/0001_jobs.sql',
+      'libs/messaging/sql/0001_messaging.sql',
+      'tools/deploy/build-app.ts',
+      'scripts/prisma-generate.mjs',
+    ]) {
+      expect([path, dockerignore.ignores(path)]).toEqual([path, false]);
+    }
+  });
+});

@@ -1,0 +1,72 @@
+/**
+ * The public route ownership of DESIGN §1, as sample requests: the Compose
+ * gateway (nginx.conf) and the Kubernetes HTTPRoutes must send each public
+ * path to its owner and none of the private ones anywhere.
+ */
+export const HTTP_SERVICES = [
+  'asset-service',
+  'collection-service',
+  'generation-service',
+  'job-service',
+  'webhook-dispatcher',
+] as const;
+export type HttpService = (typeof HTTP_SERVICES)[number];
+
+/** path → owning service (the upstream receives the same path). */
+export const PUBLIC_ROUTES: [string, HttpService][] = [
+  ['/v1/assets', 'asset-service'],
+  ['/v1/assets/asset_01J/download', 'asset-service'],
+  ['/v1/assets/public/asset_01J', 'asset-service'],
+  ['/v1/uploads', 'asset-service'],
+  ['/v1/uploads/upload_01J', 'asset-service'],
+  ['/v1/collections', 'collection-service'],
+  ['/v1/collections/collection_01J/assets', 'collection-service'],
+  ['/v1/generate/txt2img', 'generation-service'],
+  ['/v1/generate/custom/model_01J', 'generation-service'],
+  ['/v1/models', 'generation-service'],
+  ['/v1/models/model_01J/training-images', 'generation-service'],
+  ['/v1/jobs', 'job-service'],
+  ['/v1/jobs/job_01J', 'job-service'],
+  ['/v1/me', 'job-service'],
+  ['/v1/teams/team_01J/usage', 'job-service'],
+  ['/v1/teams/team_01J/credit-alerts', 'job-service'],
+  ['/v1/projects/proj_01J/webhook-endpoints', 'webhook-dispatcher'],
+  ['/v1/projects/proj_01J/webhook-endpoints/we_01J/deliveries', 'webhook-dispatcher'],
+  ['/v1/teams/team_01J/webhook-endpoints', 'webhook-dispatcher'],
+  ['/v1/teams/team_01J/webhook-endpoints/we_01J', 'webhook-dispatcher'],
+];
+
+/** Each service's API reference under its name: public path → path the service sees. */
+export const DOCS_ROUTES: [string, HttpService, string][] = HTTP_SERVICES.flatMap(
+  (service): [string, HttpService, string][] => [
+    [`/${service}/docs`, service, '/docs'],
+    [`/${service}/docs/swagger-ui-init.js`, service, '/docs/swagger-ui-init.js'],
+    [`/${service}/v1/openapi.json`, service, '/v1/openapi.json'],
+  ],
+);
+
+/** Paths the public side must never route to any service. */
+export const PRIVATE_PATHS = [
+  '/admin/v1/teams',
+  '/admin/v1/teams/team_01J/credit-plan',
+  '/admin/v1/api-keys',
+  '/internal/v1/jobs',
+  '/internal/v1/jobs/job_01J',
+  '/internal/v1/assets/existing',
+  '/internal/v1/models/model_01J',
+  '/v1/files/assets/a.png',
+  '/readyz',
+  '/metrics',
+  '/v1/assetsx',
+  '/v1/teams/team_01J',
+  '/v1/teams/team_01J/members',
+  '/v1/projects/proj_01J',
+  '/v1/openapi.json',
+  '/job-service/admin/v1/teams',
+  '/job-service/internal/v1/jobs',
+  '/asset-service/healthz',
+  '/job-service/docs/../../admin/v1/teams',
+  '/v1/jobs/../../admin/v1/teams',
+  '/v1/assets/%2e%2e/%2e%2e/internal/v1/jobs',
+  '//admin/v1/teams',
+];
