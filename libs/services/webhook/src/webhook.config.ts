@@ -10,8 +10,16 @@ export const webhookEnv = commonEnv.pick({ DATA_DIR: true, NODE_ENV: true }).ext
   WEBHOOK_ALLOW_HTTP: vars.bool(false),
   /** Accept private, loopback, link-local and metadata addresses (development and tests only). */
   WEBHOOK_ALLOW_PRIVATE_TARGETS: vars.bool(false),
-  /** 32-byte key (base64) encrypting endpoint secrets at rest; embedded mode generates one under DATA_DIR. */
-  WEBHOOK_SECRET_KEY: z.string().optional(),
+  /**
+   * 32-byte key (base64) encrypting endpoint secrets at rest. Required in production; elsewhere,
+   * when unset, one is generated once and kept in <DATA_DIR>/webhook-secret.key.
+   */
+  WEBHOOK_SECRET_KEY: z
+    .string()
+    .refine((v) => /^[A-Za-z0-9+/_-]+={0,2}$/.test(v) && Buffer.from(v, 'base64').length === 32, {
+      message: 'expected 32 random bytes, base64-encoded (e.g. `openssl rand -base64 32`)',
+    })
+    .optional(),
   /** Concurrent attempts per endpoint, so one slow receiver cannot take every worker. */
   WEBHOOK_ENDPOINT_CONCURRENCY: z.coerce.number().int().min(1).max(1000).default(16),
   /** Deliveries claimed per worker round. */
@@ -20,6 +28,10 @@ export const webhookEnv = commonEnv.pick({ DATA_DIR: true, NODE_ENV: true }).ext
   WEBHOOK_MAX_IN_FLIGHT: z.coerce.number().int().min(1).max(10000).default(256),
   /** Response bytes read from a receiver (the rest is discarded). */
   WEBHOOK_RESPONSE_BODY_LIMIT: z.coerce.number().int().min(0).max(1_048_576).default(4096),
+  /** A worker's claim on a delivery lasts WEBHOOK_TIMEOUT + this; after a crash the delivery is attempted again once it passes. */
+  WEBHOOK_LEASE_MARGIN: vars.duration('30s'),
+  /** Safety-net poll for due deliveries when no NOTIFY arrives (missed notifications, another replica's retries). */
+  WEBHOOK_POLL_INTERVAL: vars.duration('500ms'),
   /** Delivery log retention (spec: 90 days). */
   WEBHOOK_RETENTION: vars.duration('90d'),
   /** How often the retention purge runs. */

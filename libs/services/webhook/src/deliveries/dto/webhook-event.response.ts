@@ -1,0 +1,72 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+
+export const DELIVERY_STATUSES = ['created', 'retrying', 'success', 'failed'] as const;
+export type DeliveryStatus = (typeof DELIVERY_STATUSES)[number];
+
+export class WebhookAttemptRecord {
+  @ApiProperty({
+    description:
+      'The answered status; 200 for any 2xx; 500 also for connection failures; -1 for an error on our side',
+  })
+  responseStatusCode!: number;
+
+  @ApiProperty({ example: '2026-11-21T13:00:00.000Z' })
+  sentAt!: string;
+}
+
+/** The delivery record (spec: Webhook event). */
+export class WebhookEventRecord {
+  @ApiProperty({
+    description:
+      'Also the `id` of the delivered body: unique per event and endpoint, unchanged across retries',
+    example: 'whevent_01JCZ6…',
+  })
+  id!: string;
+
+  @ApiProperty({ example: 'we_01JCZ5…' })
+  endpointId!: string;
+
+  @ApiProperty({ example: 'generation.completed' })
+  type!: string;
+
+  @ApiProperty({ enum: DELIVERY_STATUSES })
+  status!: DeliveryStatus;
+
+  @ApiProperty({
+    description: 'The delivered body: { id, type, data, version? }',
+    type: 'object',
+    additionalProperties: true,
+  })
+  payload!: Record<string, unknown>;
+
+  @ApiProperty({ type: [WebhookAttemptRecord], description: 'Attempts made, oldest first' })
+  attempts!: WebhookAttemptRecord[];
+
+  @ApiProperty({ example: '2026-11-21T13:00:00.000Z' })
+  createdAt!: string;
+
+  @ApiPropertyOptional({
+    description:
+      'When the event was last sent (set by the delivery workers at each attempt); absent before the first attempt',
+    example: '2026-11-21T13:00:00.120Z',
+  })
+  sentAt?: string;
+
+  @ApiProperty({ example: '2026-11-21T13:00:00.120Z' })
+  updatedAt!: string;
+}
+
+export class WebhookEventResponse {
+  @ApiProperty({ type: WebhookEventRecord })
+  webhookEvent!: WebhookEventRecord;
+}
+
+export class WebhookEventListResponse {
+  @ApiProperty({ type: [WebhookEventRecord], description: 'Deliveries, newest first' })
+  items!: WebhookEventRecord[];
+
+  @ApiPropertyOptional({
+    description: 'Pass as `paginationToken` for the next page; absent on the last page',
+  })
+  nextPaginationToken?: string;
+}

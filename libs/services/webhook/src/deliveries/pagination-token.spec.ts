@@ -1,0 +1,20 @@
+import { decodeCursor, encodeCursor } from './pagination-token';
+
+describe('delivery pagination tokens', () => {
+  it('round-trip a position', () => {
+    const cursor = { createdAt: new Date('2026-11-21T13:00:00.123Z'), id: 'whevent_01JCZ6ABCDEF' };
+    const token = encodeCursor(cursor);
+    expect(token).toMatch(/^[A-Za-z0-9_-]+$/);
+    expect(decodeCursor(token)).toEqual(cursor);
+  });
+
+  it.each([
+    '',
+    'abc',
+    Buffer.from('[1,2]').toString('base64url'),
+    Buffer.from('["nope","whevent_1"]').toString('base64url'),
+    Buffer.from('["2026-11-21T13:00:00.000Z","we_1"]').toString('base64url'),
+  ])('refuses %j', (token) => {
+    expect(decodeCursor(token)).toBeUndefined();
+  });
+});

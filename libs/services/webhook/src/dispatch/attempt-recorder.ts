@@ -1,0 +1,85 @@
+import { Logger } from '@nestjs/common';
+import type { AttemptResult } from './attempt-outcome';
+
+export type RecordBatch = (results: readonly AttemptResult[]) => Promise<Date[]>;
+
+/**
+ * Group commit for attempt outcomes: results finishing while a batch is being
+ * written are written together in the next one, so the database sees one
+ * statement per wave of attempts, not one per attempt. A failed write keeps
+ * its results and is retried with backoff; the deliveries' leases keep them
+ * from being attempted again meanwhile.
+ */
+export class AttemptRecorder {
+  private readonly logger = new Logger('AttemptRecorder');
+  private buffer: AttemptResult[] = [];
+  private flushing?: Promise<void>;
+  private failures = 0;
+  private stopped = false;
+
+  constructor(
+    private readonly write: RecordBatch,
+    private readonly hooks: {
+      /** A delivery was left `retrying`, due at this time. */
+      onRetryScheduled?: (at: Date) => void;
+      /** A batch was written (the worker may have stopped claiming while outcomes piled up). */
+      onWritten?: () => void;
+    } = {},
+    private readonly maxBatch = 1_000,
+  ) {}
+
+  /** Results waiting to be written (the worker stops claiming while this grows too large). */
+  get pending(): number {
+    return this.buffer.length;
+  }
+
+  add(result: AttemptResult): void {
+    this.buffer.push(result);
+    this.flushing ??= this.flushLoop().finally(() => (this.flushing = undefined));
+  }
+
+  /** Writes everything buffered; gives up (logging what is lost to lease expiry) after `deadlineMs`. */
+  async drain(deadlineMs: number): Promise<void> {
+    const deadline = Date.now() + deadlineMs;
+    while (this.buffer.length > 0 || this.flushing) {
+      this.flushing ??= this.flushLoop().finally(() => (this.flushing = undefined));
+      const remaining = deadline - Date.now();
+      if (remaining <= 0) break;
+      await Promise.race([this.flushing, sleep(remaining)]);
+    }
+    this.stopped = true;
+    if (this.buffer.length > 0) {
+      this.logger.error(
+        `${this.buffer.length} attempt outcome(s) not recorded at shutdown; those deliveries are attempted again when their lease passes`,
+      );
+    }
+  }
+
+  private async flushLoop(): Promise<void> {
+    while (this.buffer.length > 0 && !this.stopped) {
+      const batch = this.buffer.splice(0, this.maxBatch);
+      try {
+        const retries = await this.write(batch);
+        for (const at of retries) this.hooks.onRetryScheduled?.(at);
+        this.hooks.onWritten?.();
+        if (this.failures > 0)
+          this.logger.log(`recording attempts recovered after ${this.failures} failure(s)`);
+        this.failures = 0;
+      } catch (error) {
+        this.buffer = batch.concat(this.buffer);
+        this.failures++;
+        const delay = Math.min(5_000, 50 * 2 ** Math.min(this.failures, 7));
+        if (this.failures === 1 || this.failures % 10 === 0) {
+          this.logger.warn(
+            `recording ${batch.length} attempt(s) failed ${this.failures}x, retrying in ${delay} ms: ${error instanceof Error ? error.message : String(error)}`,
+          );
+        }
+        await sleep(delay);
+      }
+    }
+  }
+}
+
+function sleep(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms).unref());
+}

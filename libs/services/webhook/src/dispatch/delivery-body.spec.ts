@@ -1,0 +1,39 @@
+import { deliveryBody } from './delivery-body';
+
+describe('deliveryBody', () => {
+  it('serialises {id, type, data, version?} compactly with the spec fields first, the same every time', () => {
+    const payload = {
+      version: 1,
+      data: { teamId: 'team_1', thresholdValue: 10 },
+      type: 'team.credit.threshold.crossed',
+      id: 'whevent_1',
+    };
+    const body = deliveryBody('whevent_1', payload);
+    expect(body.ok && body.bytes.toString()).toBe(
+      '{"id":"whevent_1","type":"team.credit.threshold.crossed","data":{"teamId":"team_1","thresholdValue":10},"version":1}',
+    );
+    const again = deliveryBody('whevent_1', JSON.parse(JSON.stringify(payload)));
+    expect(body.ok && again.ok && body.bytes.equals(again.bytes)).toBe(true);
+  });
+
+  it('keeps non-ASCII text as UTF-8 bytes', () => {
+    const body = deliveryBody('whevent_2', {
+      id: 'whevent_2',
+      type: 'generation.completed',
+      data: { note: 'été ✓' },
+    });
+    expect(body.ok && body.bytes.toString('utf8')).toContain('été ✓');
+  });
+
+  it.each([
+    ['not an object', 'x', /not a JSON object/],
+    ['an array', [], /not a JSON object/],
+    ['another delivery’s id', { id: 'whevent_other', type: 't', data: {} }, /does not match/],
+    ['no type', { id: 'whevent_3', data: {} }, /no type/],
+    ['no data', { id: 'whevent_3', type: 't' }, /data is not an object/],
+  ])('refuses a payload with %s (a service-side error)', (_name, payload, reason) => {
+    const body = deliveryBody('whevent_3', payload);
+    expect(body.ok).toBe(false);
+    expect(!body.ok && body.reason).toMatch(reason);
+  });
+});

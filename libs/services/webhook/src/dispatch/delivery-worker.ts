@@ -1,0 +1,258 @@
+import { Logger } from '@nestjs/common';
+import type { DatabaseConnection } from '@genasset/persistence';
+import { DELIVERIES_CHANNEL } from '../deliveries/delivery-wakeup';
+import { serviceFailure, type AttemptResult } from './attempt-outcome';
+import { AttemptRecorder } from './attempt-recorder';
+import { deliveryBody } from './delivery-body';
+import { DeliveryRepository, type ClaimedDelivery } from './delivery.repository';
+import { DispatchBoard } from './dispatch-board';
+import type { DispatchSettings } from './dispatch.settings';
+import { EndpointTargets, type SecretOpener } from './endpoint-targets';
+import { WebhookSender } from './webhook-sender';
+
+export interface WorkerStats {
+  claimed: number;
+  attempted: number;
+  inFlight: number;
+  queued: number;
+  unrecorded: number;
+}
+
+/**
+ * The delivery loop of one process. Claims due deliveries in batches while
+ * the board has room, starts each as soon as its endpoint has a free slot,
+ * and hands outcomes to the recorder. Wakes on NOTIFY from the intake, when
+ * finishing attempts make room that due work was waiting for, at the retry
+ * times it scheduled itself, and on a short poll (retries scheduled by other
+ * replicas, missed notifications).
+ */
+export class DeliveryWorker {
+  private readonly logger = new Logger('DeliveryWorker');
+  private readonly repository: DeliveryRepository;
+  private readonly sender: WebhookSender;
+  private readonly targets: EndpointTargets;
+  private readonly board: DispatchBoard;
+  private readonly recorder: AttemptRecorder;
+  private readonly inFlight = new Map<string, Promise<void>>();
+  private readonly retryTimers = new Map<number, NodeJS.Timeout>();
+  /** Room worth a claim round: smaller gaps wait for more attempts to finish (fewer, fuller claims). */
+  private readonly claimThreshold: number;
+  private running = false;
+  private loop?: Promise<void>;
+  private wakeUp?: () => void;
+  private woken = false;
+  /** The last claim was cut short by a cap: finishing attempts should wake the loop. */
+  private limited = false;
+  private unlisten?: () => Promise<void>;
+  private claimFailures = 0;
+  private readonly counts = { claimed: 0, attempted: 0 };
+
+  constructor(
+    private readonly db: DatabaseConnection,
+    secrets: SecretOpener,
+    private readonly settings: DispatchSettings,
+  ) {
+    this.repository = new DeliveryRepository(db);
+    this.sender = new WebhookSender({
+      timeoutMs: settings.timeoutMs,
+      responseBodyLimit: settings.responseBodyLimit,
+      allowPrivate: settings.allowPrivate,
+    });
+    this.targets = new EndpointTargets(secrets, { allowHttp: settings.allowHttp });
+    this.board = new DispatchBoard(settings.maxInFlight, settings.endpointConcurrency);
+    this.claimThreshold = Math.max(1, Math.floor(Math.min(settings.claimBatch, settings.maxInFlight) / 4));
+    this.recorder = new AttemptRecorder((batch) => this.repository.record(batch, settings), {
+      onRetryScheduled: (at) => this.scheduleWake(at),
+      onWritten: () => {
+        if (this.limited) this.wake();
+      },
+    });
+  }
+
+  stats(): WorkerStats {
+    return {
+      ...this.counts,
+      inFlight: this.board.inFlight,
+      queued: this.board.queued,
+      unrecorded: this.recorder.pending,
+    };
+  }
+
+  async start(): Promise<void> {
+    if (this.running) return;
+    this.running = true;
+    try {
+      this.unlisten = await this.db.listen(DELIVERIES_CHANNEL, () => this.wake());
+    } catch (error) {
+      this.logger.warn(`LISTEN ${DELIVERIES_CHANNEL} failed, relying on polling: ${message(error)}`);
+    }
+    this.loop = this.run();
+  }
+
+  /**
+   * Stops claiming and gives back claims not started yet; lets attempts in
+   * flight finish (up to the drain timeout; later ones are abandoned and their
+   * claims given back too, so another replica takes them at once), records
+   * every outcome, closes the connection pool.
+   */
+  async stop(): Promise<void> {
+    if (!this.running) return;
+    this.running = false;
+    this.wake();
+    await this.loop;
+    for (const timer of this.retryTimers.values()) clearTimeout(timer);
+    this.retryTimers.clear();
+    await this.unlisten?.().catch(() => undefined);
+
+    const release = async (ids: string[]) => {
+      await this.repository
+        .release(ids)
+        .catch((error: unknown) =>
+          this.logger.warn(`releasing ${ids.length} claim(s) failed: ${message(error)}`),
+        );
+    };
+    await release(this.board.takeWaiting().map((d) => d.id));
+    const drained = await Promise.race([
+      Promise.all(this.inFlight.values()).then(() => true),
+      sleep(this.settings.drainTimeoutMs).then(() => false),
+    ]);
+    if (!drained) {
+      const abandoned = [...this.inFlight.keys()];
+      this.logger.warn(
+        `abandoning ${abandoned.length} attempt(s) still in flight after ${this.settings.drainTimeoutMs} ms`,
+      );
+      this.sender.abandonAll();
+      await Promise.all(this.inFlight.values());
+      await release(abandoned);
+    }
+    await this.recorder.drain(5_000);
+    await this.sender.close();
+  }
+
+  /** Asks for a claim round now (NOTIFY, room made by finished attempts, a retry falling due). */
+  wake(): void {
+    this.woken = true;
+    this.wakeUp?.();
+  }
+
+  private async run(): Promise<void> {
+    while (this.running) {
+      this.woken = false;
+      // Outcomes piling up unrecorded (database trouble): take no more work until they are written.
+      const backlogged = this.recorder.pending > Math.max(1_000, 4 * this.settings.maxInFlight);
+      const want = backlogged ? 0 : Math.min(this.settings.claimBatch, this.board.room);
+      let claimed = 0;
+      let more = false;
+      if (want > 0) {
+        try {
+          const { deliveries, moreDue } = await this.repository.claim({
+            limit: want,
+            endpointConcurrency: this.settings.endpointConcurrency * this.board.prefetch,
+            busy: this.board.busy(),
+            leaseMs: this.settings.leaseMs,
+          });
+          claimed = deliveries.length;
+          more = moreDue;
+          if (this.claimFailures > 0) this.logger.log('claiming recovered');
+          this.claimFailures = 0;
+          this.counts.claimed += claimed;
+          this.board.add(deliveries);
+          this.pump();
+        } catch (error) {
+          this.claimFailures++;
+          const delay = Math.min(5_000, 100 * 2 ** Math.min(this.claimFailures, 6));
+          if (this.claimFailures === 1 || this.claimFailures % 10 === 0) {
+            this.logger.warn(
+              `claiming deliveries failed ${this.claimFailures}x, retrying in ${delay} ms: ${message(error)}`,
+            );
+          }
+          await this.idle(delay);
+          continue;
+        }
+      }
+      this.limited = want === 0 || claimed === want || more;
+      // A full batch means more is due: claim again as soon as there is room for a worthwhile batch.
+      if (claimed > 0 && claimed === want && this.board.room >= this.claimThreshold) continue;
+      await this.idle(this.settings.pollIntervalMs);
+    }
+  }
+
+  /** Starts every claimed delivery whose endpoint and the process have a free slot. */
+  private pump(): void {
+    for (let delivery = this.board.next(); delivery; delivery = this.board.next()) this.launch(delivery);
+  }
+
+  private launch(delivery: ClaimedDelivery): void {
+    const attempt = this.attempt(delivery)
+      .then((result) => {
+        if (result) this.recorder.add(result);
+      })
+      .catch((error: unknown) =>
+        this.logger.error(`attempt of ${delivery.id} failed unexpectedly: ${message(error)}`),
+      )
+      .finally(() => {
+        this.inFlight.delete(delivery.id);
+        this.board.done(delivery.endpointId);
+        if (this.running) this.pump();
+        if (this.limited && this.board.room >= this.claimThreshold) this.wake();
+      });
+    this.inFlight.set(delivery.id, attempt);
+  }
+
+  /** One attempt; undefined when shutdown abandoned it (not recorded, claim given back). */
+  private async attempt(delivery: ClaimedDelivery): Promise<AttemptResult | undefined> {
+    const of = { deliveryId: delivery.id, endpointId: delivery.endpointId };
+    const body = deliveryBody(delivery.id, delivery.payload);
+    if (!body.ok) return { ...of, ...serviceFailure(body.reason) };
+    let target;
+    try {
+      target = await this.targets.get(delivery.endpointId, delivery.url, delivery.secretCiphertext);
+    } catch (error) {
+      return { ...of, ...serviceFailure(message(error)) };
+    }
+    this.counts.attempted++;
+    const { abandoned, ...outcome } = await this.sender.send({
+      url: target.url,
+      secret: target.secret,
+      body: body.bytes,
+    });
+    return abandoned ? undefined : { ...of, ...outcome };
+  }
+
+  /** A retry this process scheduled: wake when it falls due (to the nearest 50 ms), not at the next poll. */
+  private scheduleWake(at: Date): void {
+    if (!this.running) return;
+    const bucket = Math.ceil(at.getTime() / 50) * 50;
+    if (this.retryTimers.has(bucket)) return;
+    const timer = setTimeout(
+      () => {
+        this.retryTimers.delete(bucket);
+        this.wake();
+      },
+      Math.max(0, bucket - Date.now() + 5),
+    );
+    timer.unref();
+    this.retryTimers.set(bucket, timer);
+  }
+
+  private idle(ms: number): Promise<void> {
+    if (this.woken || !this.running) return Promise.resolve();
+    return new Promise((resolve) => {
+      const done = () => {
+        clearTimeout(timer);
+        this.wakeUp = undefined;
+        resolve();
+      };
+      const timer = setTimeout(done, ms);
+      this.wakeUp = done;
+    });
+  }
+}
+
+function message(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
+function sleep(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms).unref());
+}

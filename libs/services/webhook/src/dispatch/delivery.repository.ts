@@ -1,0 +1,233 @@
+import type { DatabaseConnection } from '@genasset/persistence';
+import type { AttemptResult } from './attempt-outcome';
+
+/** A delivery claimed for one attempt, with what sending it needs. */
+export interface ClaimedDelivery {
+  id: string;
+  endpointId: string;
+  payload: unknown;
+  /** Attempts made before this one. */
+  attemptCount: number;
+  url: string;
+  secretCiphertext: string;
+}
+
+export interface ClaimResult {
+  deliveries: ClaimedDelivery[];
+  /** More deliveries were due than claimed (caps, batch size): claim again when there is room. */
+  moreDue: boolean;
+}
+
+export interface ClaimRequest {
+  /** Most deliveries to claim. */
+  limit: number;
+  /** Per-endpoint cap of attempts in flight in this process. */
+  endpointConcurrency: number;
+  /** Endpoints with attempts in flight here, and how many more each may take. */
+  busy: ReadonlyMap<string, number>;
+  leaseMs: number;
+}
+
+const S = 'webhooks';
+const PENDING = `('created', 'retrying')`;
+
+/**
+ * Planner settings for one transaction (SET LOCAL): walk the due index in order and look rows up by
+ * key, whatever the statistics say. After a burst the planner may believe few deliveries are due and
+ * fetch and sort them all on every claim, or scan the table to join a batch of ids.
+ */
+const ORDERED_INDEX_PLAN =
+  'SET LOCAL enable_seqscan = off; SET LOCAL enable_bitmapscan = off; SET LOCAL enable_hashjoin = off; SET LOCAL enable_mergejoin = off';
+
+/**
+ * Leases a batch: due deliveries of enabled endpoints, oldest due first ($2 scanned, locked with SKIP
+ * LOCKED), at most $5 per endpoint (or what `busy` leaves an endpoint: $3/$4), none of the saturated
+ * endpoints ($1), $6 in all, for $7 ms. Returns one row even when nothing was claimed, carrying how
+ * many were due (`candidates`).
+ */
+const CLAIM_SQL = `
+  WITH candidates AS (
+    SELECT d.id, d.endpoint_id, d.next_attempt_at
+      FROM ${S}.webhook_deliveries d
+      JOIN ${S}.webhook_endpoints e ON e.id = d.endpoint_id
+     WHERE d.status IN ${PENDING}
+       AND d.next_attempt_at <= now()
+       AND (d.lease_until IS NULL OR d.lease_until < now())
+       AND e.enabled
+       AND d.endpoint_id <> ALL ($1::text[])
+     ORDER BY d.next_attempt_at
+     LIMIT $2
+       FOR UPDATE OF d SKIP LOCKED
+  ), ranked AS (
+    SELECT c.id, c.endpoint_id, c.next_attempt_at,
+           row_number() OVER (PARTITION BY c.endpoint_id ORDER BY c.next_attempt_at, c.id) AS n
+      FROM candidates c
+  ), chosen AS (
+    SELECT r.id
+      FROM ranked r
+      LEFT JOIN unnest($3::text[], $4::int[]) AS busy(endpoint_id, free) ON busy.endpoint_id = r.endpoint_id
+     WHERE r.n <= coalesce(busy.free, $5)
+     ORDER BY r.next_attempt_at
+     LIMIT $6
+  ), claimed AS (
+    UPDATE ${S}.webhook_deliveries d
+       SET lease_until = now() + $7 * interval '1 millisecond'
+      FROM chosen, ${S}.webhook_endpoints e
+     WHERE d.id = chosen.id AND e.id = d.endpoint_id
+    RETURNING d.id, d.endpoint_id, d.payload, d.attempt_count, e.url, e.secret_ciphertext
+  )
+  SELECT claimed.*, n.candidates
+    FROM (SELECT count(*)::int AS candidates FROM candidates) n
+    LEFT JOIN claimed ON true`;
+
+/**
+ * Records a batch of outcomes ($1–$6, one element per attempt) with the schedule ($7 attempts at
+ * most, $8 delays in ms): delivery state, attempt rows and endpoint counters in one statement.
+ * The attempt's own values come back with each updated row, so no CTE joins another.
+ * Returns the next attempt time of every delivery left `retrying`.
+ */
+const RECORD_SQL = `
+  WITH r AS (
+    SELECT *
+      FROM unnest($1::text[], $2::int[], $3::timestamptz[], $4::int[], $5::text[], $6::boolean[])
+        AS r(id, code, sent_at, duration_ms, error, ok)
+  ), upd AS (
+    UPDATE ${S}.webhook_deliveries d
+       SET status = CASE WHEN d.status NOT IN ${PENDING} THEN d.status
+                         WHEN r.ok THEN 'success'
+                         WHEN d.attempt_count + 1 >= $7 THEN 'failed'
+                         ELSE 'retrying' END,
+           next_attempt_at = CASE WHEN d.status NOT IN ${PENDING} OR r.ok OR d.attempt_count + 1 >= $7 THEN NULL
+                                  ELSE r.sent_at + (r.duration_ms + ($8::int[])[d.attempt_count + 1]) * interval '1 millisecond' END,
+           attempt_count = d.attempt_count + 1,
+           lease_until = NULL,
+           sent_at = r.sent_at,
+           updated_at = now()
+      FROM r
+     WHERE d.id = r.id
+    RETURNING d.id, d.endpoint_id, d.status, d.next_attempt_at, r.code, r.sent_at, r.duration_ms, r.error, r.ok
+  ), attempts AS (
+    INSERT INTO ${S}.webhook_attempts (delivery_id, response_status_code, sent_at, duration_ms, error)
+    SELECT id, code, sent_at, duration_ms, error FROM upd
+  ), counters AS (
+    UPDATE ${S}.webhook_endpoints e
+       SET nb_total_calls = e.nb_total_calls + c.total,
+           nb_failed_calls = e.nb_failed_calls + c.failed
+      FROM (SELECT endpoint_id, count(*)::int AS total, (count(*) FILTER (WHERE NOT ok))::int AS failed
+              FROM upd
+             GROUP BY endpoint_id) c
+     WHERE e.id = c.endpoint_id
+  )
+  SELECT next_attempt_at FROM upd WHERE status = 'retrying'`;
+
+/**
+ * Set-based SQL for the delivery worker: one statement claims a batch, one
+ * records a batch of outcomes, each in a short transaction that pins the plan
+ * (ORDERED_INDEX_PLAN). Raw SQL on the process's connection rather than
+ * Prisma: these run thousands of times a second, and must still run while the
+ * app shuts down, after the Prisma clients have disconnected.
+ */
+export class DeliveryRepository {
+  constructor(private readonly db: DatabaseConnection) {}
+
+  /**
+   * Leases up to `limit` due deliveries of enabled endpoints, oldest due
+   * first, at most `free` per endpoint. `FOR UPDATE SKIP LOCKED` lets
+   * replicas claim side by side without waiting on or taking each other's
+   * rows; the lease keeps a claimed row out of every claim (this process's
+   * included) until it is recorded or the lease passes (crash).
+   * Deliveries of paused endpoints are left pending: attempted after resume.
+   */
+  async claim(request: ClaimRequest): Promise<ClaimResult> {
+    const saturated: string[] = [];
+    const busyIds: string[] = [];
+    const busyFree: number[] = [];
+    for (const [endpointId, free] of request.busy) {
+      if (free <= 0) saturated.push(endpointId);
+      else {
+        busyIds.push(endpointId);
+        busyFree.push(free);
+      }
+    }
+    // Scan more candidates than wanted, so a few busy endpoints at the head of the queue cannot starve the rest.
+    const scan = Math.min(request.limit * 2, 10_000);
+    const rows = await this.db.transaction(async (query) => {
+      await query(ORDERED_INDEX_PLAN);
+      return query<{
+        id: string | null;
+        endpoint_id: string;
+        payload: unknown;
+        attempt_count: number;
+        url: string;
+        secret_ciphertext: string;
+        candidates: number;
+      }>(CLAIM_SQL, [
+        saturated,
+        scan,
+        busyIds,
+        busyFree,
+        request.endpointConcurrency,
+        request.limit,
+        request.leaseMs,
+      ]);
+    });
+    const deliveries = rows
+      .filter((r) => r.id !== null)
+      .map((r) => ({
+        id: r.id!,
+        endpointId: r.endpoint_id,
+        payload: r.payload,
+        attemptCount: r.attempt_count,
+        url: r.url,
+        secretCiphertext: r.secret_ciphertext,
+      }));
+    const candidates = rows[0]?.candidates ?? 0;
+    // Due deliveries may be left: held back by a cap (saturated endpoints were not even scanned), or beyond the window.
+    return {
+      deliveries,
+      moreDue: saturated.length > 0 || candidates > deliveries.length || candidates >= scan,
+    };
+  }
+
+  /**
+   * Records a batch of attempts in one statement (one transaction): each
+   * delivery's status, attempt count, next attempt and lease; one attempt row
+   * each; both endpoint counters, aggregated per endpoint. The state machine
+   * runs on the stored attempt count: success on 2xx; after a failure
+   * `retrying` with the next attempt `delays[n]` after this one ended, or
+   * `failed` once `maxAttempts` were made. A delivery deleted meanwhile (its
+   * endpoint was deleted) is skipped with its attempt and counts; one already
+   * final (a duplicate attempt after a lease expired) keeps its status.
+   * Returns the next attempt time of each delivery left `retrying`.
+   */
+  async record(
+    results: readonly AttemptResult[],
+    schedule: { retryDelaysMs: readonly number[]; maxAttempts: number },
+  ): Promise<Date[]> {
+    if (results.length === 0) return [];
+    const params = [
+      results.map((r) => r.deliveryId),
+      results.map((r) => r.responseStatusCode),
+      results.map((r) => r.sentAt.toISOString()),
+      results.map((r) => r.durationMs),
+      results.map((r) => r.error),
+      results.map((r) => r.ok),
+      schedule.maxAttempts,
+      schedule.retryDelaysMs,
+    ];
+    const rows = await this.db.transaction(async (query) => {
+      await query(ORDERED_INDEX_PLAN);
+      return query<{ next_attempt_at: Date }>(RECORD_SQL, params);
+    });
+    return rows.map((r) => r.next_attempt_at);
+  }
+
+  /** Gives claimed deliveries back without recording an attempt (shutdown abandoned them mid-flight). */
+  async release(deliveryIds: readonly string[]): Promise<void> {
+    if (deliveryIds.length === 0) return;
+    await this.db.query(
+      `UPDATE ${S}.webhook_deliveries SET lease_until = NULL WHERE id = ANY ($1::text[]) AND status IN ${PENDING}`,
+      [deliveryIds],
+    );
+  }
+}

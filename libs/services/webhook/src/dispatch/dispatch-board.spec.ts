@@ -1,0 +1,58 @@
+import type { ClaimedDelivery } from './delivery.repository';
+import { DispatchBoard } from './dispatch-board';
+
+const delivery = (endpointId: string, n: number): ClaimedDelivery => ({
+  id: `whevent_${endpointId}_${n}`,
+  endpointId,
+  payload: {},
+  attemptCount: 0,
+  url: 'https://example.com',
+  secretCiphertext: 'c',
+});
+const drain = (board: DispatchBoard) => {
+  const started: string[] = [];
+  for (let d = board.next(); d; d = board.next()) started.push(d.id);
+  return started;
+};
+
+describe('DispatchBoard', () => {
+  it('starts at most perEndpoint per endpoint and maxInFlight in all, endpoints in turn', () => {
+    const board = new DispatchBoard(3, 2);
+    board.add([delivery('a', 1), delivery('a', 2), delivery('a', 3), delivery('b', 1), delivery('b', 2)]);
+    expect(drain(board)).toEqual(['whevent_a_1', 'whevent_b_1', 'whevent_a_2']);
+    expect(board.inFlight).toBe(3);
+    expect(board.queued).toBe(2);
+    board.done('a');
+    // a has 1 running (cap 2) but b is next in line.
+    expect(drain(board)).toEqual(['whevent_b_2']);
+    board.done('b');
+    expect(drain(board)).toEqual(['whevent_a_3']);
+  });
+
+  it('lets each endpoint hold prefetch × its cap, and the process prefetch × maxInFlight', () => {
+    const board = new DispatchBoard(4, 2, 2);
+    expect(board.room).toBe(8);
+    board.add([delivery('a', 1), delivery('a', 2), delivery('a', 3)]);
+    drain(board);
+    expect(board.busy()).toEqual(new Map([['a', 1]]));
+    board.add([delivery('a', 4)]);
+    expect(board.busy()).toEqual(new Map([['a', 0]]));
+    expect(board.room).toBe(4);
+  });
+
+  it('hands back what has not started', () => {
+    const board = new DispatchBoard(1, 1);
+    board.add([delivery('a', 1), delivery('a', 2), delivery('b', 1)]);
+    expect(drain(board)).toEqual(['whevent_a_1']);
+    expect(
+      board
+        .takeWaiting()
+        .map((d) => d.id)
+        .sort(),
+    ).toEqual(['whevent_a_2', 'whevent_b_1']);
+    expect(board.queued).toBe(0);
+    board.done('a');
+    expect(board.inFlight).toBe(0);
+    expect(board.busy().size).toBe(0);
+  });
+});

@@ -1,0 +1,91 @@
+import type { ClaimedDelivery } from './delivery.repository';
+
+/**
+ * Claimed deliveries of this process, waiting or in flight. At most
+ * `maxInFlight` attempts run at once, at most `perEndpoint` per endpoint (one
+ * slow receiver cannot hold every slot). Up to as many again wait claimed
+ * (`prefetch`), so a slot that frees up is refilled at once instead of after a
+ * database round trip. Endpoints take turns. The caps are per process: with N
+ * replicas an endpoint sees up to N × perEndpoint attempts at once.
+ */
+export class DispatchBoard {
+  private readonly waiting = new Map<string, ClaimedDelivery[]>();
+  private readonly running = new Map<string, number>();
+  private queuedCount = 0;
+  private runningCount = 0;
+
+  constructor(
+    readonly maxInFlight: number,
+    readonly perEndpoint: number,
+    readonly prefetch = 2,
+  ) {}
+
+  get inFlight(): number {
+    return this.runningCount;
+  }
+
+  get queued(): number {
+    return this.queuedCount;
+  }
+
+  /** How many more deliveries this process may claim now. */
+  get room(): number {
+    return Math.max(0, this.maxInFlight * this.prefetch - this.runningCount - this.queuedCount);
+  }
+
+  /** Endpoints holding deliveries here → how many more of theirs may be claimed (0: none). */
+  busy(): Map<string, number> {
+    const busy = new Map<string, number>();
+    const limit = this.perEndpoint * this.prefetch;
+    for (const endpointId of new Set([...this.waiting.keys(), ...this.running.keys()])) {
+      busy.set(endpointId, Math.max(0, limit - this.held(endpointId)));
+    }
+    return busy;
+  }
+
+  add(deliveries: readonly ClaimedDelivery[]): void {
+    for (const delivery of deliveries) {
+      const queue = this.waiting.get(delivery.endpointId);
+      if (queue) queue.push(delivery);
+      else this.waiting.set(delivery.endpointId, [delivery]);
+      this.queuedCount++;
+    }
+  }
+
+  /** The next delivery that may start now (marked in flight), endpoints in turn; undefined if none may. */
+  next(): ClaimedDelivery | undefined {
+    if (this.runningCount >= this.maxInFlight) return undefined;
+    for (const [endpointId, queue] of this.waiting) {
+      const running = this.running.get(endpointId) ?? 0;
+      if (running >= this.perEndpoint) continue;
+      const delivery = queue.shift()!;
+      // Served endpoints go to the back of the line.
+      this.waiting.delete(endpointId);
+      if (queue.length > 0) this.waiting.set(endpointId, queue);
+      this.running.set(endpointId, running + 1);
+      this.queuedCount--;
+      this.runningCount++;
+      return delivery;
+    }
+    return undefined;
+  }
+
+  done(endpointId: string): void {
+    const running = (this.running.get(endpointId) ?? 1) - 1;
+    if (running <= 0) this.running.delete(endpointId);
+    else this.running.set(endpointId, running);
+    this.runningCount = Math.max(0, this.runningCount - 1);
+  }
+
+  /** Removes and returns every delivery not started yet (shutdown gives their claims back). */
+  takeWaiting(): ClaimedDelivery[] {
+    const all = [...this.waiting.values()].flat();
+    this.waiting.clear();
+    this.queuedCount = 0;
+    return all;
+  }
+
+  private held(endpointId: string): number {
+    return (this.waiting.get(endpointId)?.length ?? 0) + (this.running.get(endpointId) ?? 0);
+  }
+}

@@ -1,0 +1,39 @@
+import { Controller } from '@nestjs/common';
+import { Ctx, Payload } from '@nestjs/microservices';
+import {
+  TOPICS,
+  type CreditThresholdCrossedData,
+  type EventEnvelope,
+  type JobLifecycleData,
+} from '@genasset/contracts';
+import { EventContext, OnEvent } from '@genasset/messaging';
+import { publicJobEvent, publicTeamEvent } from '../event-catalog';
+import { WEBHOOK_SERVICE } from '../webhook.schema';
+import type { WebhookTx } from '../webhook.prisma';
+import { RecordDeliveries } from './record-deliveries.use-case';
+
+/**
+ * Where internal facts enter the dispatcher. Batch handlers: a whole delivery
+ * batch of facts becomes delivery records in a few statements, in the same
+ * transaction as the inbox marks, so a redelivered fact changes nothing.
+ */
+@Controller()
+export class IntakeController {
+  constructor(private readonly recordDeliveries: RecordDeliveries) {}
+
+  @OnEvent(TOPICS.jobLifecycle, { consumer: WEBHOOK_SERVICE, batch: true })
+  async jobLifecycle(
+    @Payload() envelopes: EventEnvelope<JobLifecycleData>[],
+    @Ctx() ctx: EventContext<WebhookTx>,
+  ): Promise<void> {
+    await this.recordDeliveries.execute(ctx.tx, envelopes.map(publicJobEvent));
+  }
+
+  @OnEvent(TOPICS.teamAlerts, { consumer: WEBHOOK_SERVICE, batch: true })
+  async teamAlerts(
+    @Payload() envelopes: EventEnvelope<CreditThresholdCrossedData>[],
+    @Ctx() ctx: EventContext<WebhookTx>,
+  ): Promise<void> {
+    await this.recordDeliveries.execute(ctx.tx, envelopes.map(publicTeamEvent));
+  }
+}
