@@ -50,7 +50,7 @@ export {
 } from './events/asset.events';
 export { InternalApiError, type TenantRef } from './internal/internal-api';
 export { JOBS_API, type JobsApi, type JobView, type CreateJobCommand } from './internal/jobs-api';
-export { ASSETS_API, type AssetsApi } from './internal/assets-api';
+export { ASSETS_API, type AssetsApi, type AssetObject } from './internal/assets-api';
 export { MODELS_API, type ModelsApi } from './internal/models-api';
 export {
   JobWorkRequested,
@@ -67,6 +67,12 @@ export {
   JOB_RUNNING_STATUSES,
   type JobRunningStatus,
 } from './events/job-report.events';
+export {
+  JobOutputsProduced,
+  JobOutputsProducedData,
+  JobOutputFileData,
+  MAX_JOB_OUTPUTS,
+} from './events/job-outputs.events';
 export {
   creativeUnitsCost,
   creativeUnitsRate,

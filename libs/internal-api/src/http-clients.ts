@@ -1,4 +1,5 @@
 import type {
+  AssetObject,
   AssetsApi,
   CreateJobCommand,
   JobsApi,
@@ -38,6 +39,13 @@ export class HttpAssetsApi implements AssetsApi {
       tenant,
       assetIds,
     }))!.assetIds;
+  }
+
+  async objects(tenant: TenantRef, assetIds: readonly string[]): Promise<AssetObject[]> {
+    return (await this.http.request<{ objects: AssetObject[] }>('POST', 'internal/v1/assets/objects', {
+      tenant,
+      assetIds,
+    }))!.objects;
   }
 }
 

@@ -4,6 +4,7 @@ import { JobCanceled, JobCreated, JobFailed, JobStarted, JobSucceeded } from './
 import { ProbeRecorded } from './probe.events';
 import { CreditThresholdCrossed } from './team-alert.events';
 import { JobFailedReported, JobProgressReported, JobSucceededReported, JobWorkCanceled, JobWorkRequested } from './job-report.events';
+import { JobOutputsProduced } from './job-outputs.events';
 
 /**
  * Every event definition, by type. Consumers validate messages against it.
@@ -31,6 +32,7 @@ export const EVENT_DEFINITIONS: readonly EventDefinition[] = [
   JobProgressReported,
   JobSucceededReported,
   JobFailedReported,
+  JobOutputsProduced,
 ] as EventDefinition[];
 
 export function buildEventRegistry(

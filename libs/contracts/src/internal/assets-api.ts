@@ -6,4 +6,21 @@ export const ASSETS_API = Symbol.for('genasset.internal.assets-api');
 export interface AssetsApi {
   /** Which of `assetIds` exist in the tenant's project (missing or foreign ids are simply absent). */
   existing(tenant: TenantRef, assetIds: readonly string[]): Promise<string[]>;
+  /**
+   * Where the original bytes of `assetIds` are (claim check: executors read
+   * them from object storage). Missing or foreign ids are simply absent.
+   */
+  objects(tenant: TenantRef, assetIds: readonly string[]): Promise<AssetObject[]>;
+}
+
+/** An asset's original object in storage, as {@link AssetsApi.objects} answers it. */
+export interface AssetObject {
+  assetId: string;
+  /** Object key of the original bytes. */
+  key: string;
+  mimeType: string;
+  /** image, video, audio, 3d, json, document, image-hdr */
+  kind: string;
+  /** The asset type (uploaded, canvas, detection, …). */
+  type: string;
 }

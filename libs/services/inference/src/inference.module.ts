@@ -1,10 +1,25 @@
 import { Module } from '@nestjs/common';
+import { PROCESS_ENV } from '@genasset/config';
 import { MessagingModule } from '@genasset/messaging';
+import { createEngineRegistry } from './engines/create-engines';
+import { EngineRegistry } from './engines/engine-registry';
 import { InferenceDataModule } from './inference-data.module';
+import { INFERENCE_CONFIG, loadInferenceConfig, type InferenceConfig } from './inference.config';
 import { InferencePrisma } from './inference.prisma';
 import { INFERENCE_SCHEMA, INFERENCE_SERVICE } from './inference.schema';
+import { InputReader } from './work/input-reader';
+import { JobReporter } from './work/job-reporter';
+import { WorkIntakeController } from './work/work-intake.controller';
+import { WorkQueue } from './work/work-queue';
+import { WorkRunnerLifecycle } from './work/work-runner.lifecycle';
 
-/** Runs engines for generation, training and export work; its schema holds only its outbox and inbox. Features arrive as folders beside this module. */
+/**
+ * Runs engines for generation work (docs/engines.md): `job.work.requested` is
+ * recorded in the inference schema's work queue, a worker loop claims it and
+ * runs the mode's engine (image, preview or http), writes the outputs to
+ * object storage and reports through the outbox — `job.outputs.produced` for
+ * asset-service, `job.report.*` for job-service.
+ */
 @Module({
   imports: [
     InferenceDataModule,
@@ -15,6 +30,23 @@ import { INFERENCE_SCHEMA, INFERENCE_SERVICE } from './inference.schema';
       prismaToken: InferencePrisma,
       imports: [InferenceDataModule],
     }),
+  ],
+  controllers: [WorkIntakeController],
+  providers: [
+    {
+      provide: INFERENCE_CONFIG,
+      inject: [PROCESS_ENV],
+      useFactory: (env: NodeJS.ProcessEnv) => loadInferenceConfig(env),
+    },
+    {
+      provide: EngineRegistry,
+      inject: [INFERENCE_CONFIG],
+      useFactory: (config: InferenceConfig) => createEngineRegistry(config),
+    },
+    WorkQueue,
+    JobReporter,
+    InputReader,
+    WorkRunnerLifecycle,
   ],
 })
 export class InferenceWorkerModule {}

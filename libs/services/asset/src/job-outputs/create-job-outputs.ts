@@ -1,0 +1,149 @@
+import { Inject, Injectable, Logger } from '@nestjs/common';
+import { JobFailedReported, JobSucceededReported, type JobOutputsProducedData } from '@genasset/contracts';
+import { InjectOutbox, Outbox } from '@genasset/messaging';
+import { OBJECT_STORE, type ObjectStore } from '@genasset/storage';
+import { ASSET_SCHEMA } from '../asset.schema';
+import { newAssetId } from '../core/asset-ids';
+import { isAssetType, type AssetType } from '../core/asset-types';
+import { AssetWriter } from '../core/asset-writer';
+import type { Prisma } from '../generated/prisma/client';
+import { StoredObjects } from '../objects/stored-objects';
+import { describeOutput, renditionKeyOf, UnusableOutput, type DescribedOutput } from './output-object';
+
+type Tx = Prisma.TransactionClient;
+
+/**
+ * Makes the assets of a job's outputs (`job.outputs.produced`), then reports
+ * the job's success with their ids — both in the consumer's transaction, so
+ * job-service completes the job only once its assets exist, and a redelivered
+ * fact finds the assets it made the first time (unique job id + output
+ * index) and reports the same ids again (job-service ignores the repeat).
+ *
+ * Outputs that can never become assets (missing object, not an image, a
+ * parent deleted since the request, a key outside the job's prefix) fail the
+ * job instead, with a reason the client reads, and their objects are queued
+ * for deletion.
+ */
+@Injectable()
+export class CreateJobOutputs {
+  private readonly logger = new Logger('JobOutputs');
+
+  constructor(
+    private readonly writer: AssetWriter,
+    private readonly objects: StoredObjects,
+    @InjectOutbox(ASSET_SCHEMA.schema) private readonly outbox: Outbox,
+    @Inject(OBJECT_STORE) private readonly store: ObjectStore,
+  ) {}
+
+  async execute(tx: Tx, data: JobOutputsProducedData): Promise<string[] | undefined> {
+    if (!(await projectKnown(tx, data.tenant.teamId, data.tenant.projectId))) {
+      // Deployments (or test runs) sharing a broker: another deployment's job is not ours to report on.
+      this.logger.warn(
+        `job ${data.jobId}: outputs ignored: project ${data.tenant.projectId} is unknown to this deployment`,
+      );
+      return undefined;
+    }
+    try {
+      const assetIds = await this.create(tx, data);
+      await this.outbox.write(tx, [
+        this.outbox.event(JobSucceededReported, { jobId: data.jobId, output: { ...data.extra, assetIds } }),
+      ]);
+      return assetIds;
+    } catch (error) {
+      if (!(error instanceof UnusableOutput)) throw error;
+      this.logger.warn(`job ${data.jobId}: outputs refused: ${error.message}`);
+      await this.refuse(tx, data, error.message);
+      return undefined;
+    }
+  }
+
+  private async create(tx: Tx, data: JobOutputsProducedData): Promise<string[]> {
+    const { jobId, tenant } = data;
+    const prefix = `jobs/${jobId}/`;
+    for (const [i, output] of data.outputs.entries()) {
+      if (!output.key.startsWith(prefix))
+        throw new UnusableOutput(`output ${i} of the job is not stored under the job's prefix`);
+      if (!isAssetType(output.assetType))
+        throw new UnusableOutput(`output ${i} of the job has an unknown asset type ${output.assetType}`);
+    }
+    for (const parentId of new Set(
+      data.outputs.map((o) => o.parentAssetId).filter((p): p is string => !!p),
+    )) {
+      const parent = await tx.asset.findFirst({
+        where: { id: parentId, projectId: tenant.projectId },
+        select: { id: true },
+      });
+      if (!parent)
+        throw new UnusableOutput(
+          `the input asset ${parentId} was deleted before the job's outputs could be stored`,
+        );
+    }
+    // Everything is read and checked before the first row is written, so a refused output
+    // never leaves its siblings behind as assets of a failed job.
+    const existing = await tx.asset.findMany({
+      where: { jobId },
+      select: { id: true, projectId: true, outputIndex: true },
+    });
+    if (existing.some((a) => a.projectId !== tenant.projectId))
+      throw new Error(`job ${jobId} has outputs in another project`);
+    const made = new Map(existing.map((a) => [a.outputIndex, a.id]));
+    const described = new Map<number, DescribedOutput>();
+    for (const [outputIndex, output] of data.outputs.entries()) {
+      if (!made.has(outputIndex))
+        described.set(
+          outputIndex,
+          await describeOutput(this.store, output.key, output.mimeType, outputIndex),
+        );
+    }
+    const runsModel = Boolean(data.modelId);
+    const ids: string[] = [];
+    for (const [outputIndex, output] of data.outputs.entries()) {
+      const id = made.get(outputIndex);
+      if (id) {
+        ids.push(id);
+        continue;
+      }
+      const content = described.get(outputIndex)!;
+      const { asset } = await this.writer.createOnce(tx, {
+        id: output.assetId ?? newAssetId(),
+        // The job's author; system-made jobs have none, and their outputs name the job instead.
+        owner: { teamId: tenant.teamId, projectId: tenant.projectId, authorId: tenant.authorId ?? jobId },
+        type: output.assetType as AssetType,
+        kind: content.kind,
+        mimeType: content.mimeType,
+        ...(output.name ? { name: output.name } : {}),
+        ...(output.parentAssetId ? { parentId: output.parentAssetId } : {}),
+        ...(runsModel ? { inferenceId: jobId, modelId: data.modelId } : {}),
+        jobId,
+        outputIndex,
+        storageKey: output.key,
+        ...(content.renditionKey ? { renditionKey: content.renditionKey } : {}),
+        properties: content.properties,
+        metadata: output.metadata,
+      });
+      ids.push(asset.id);
+    }
+    return ids;
+  }
+
+  /** Fails the job and queues its output objects (and any renditions made) for deletion. */
+  private async refuse(tx: Tx, data: JobOutputsProducedData, reason: string): Promise<void> {
+    const keys = data.outputs
+      .filter((o) => o.key.startsWith(`jobs/${data.jobId}/`))
+      .flatMap((o) => [o.key, renditionKeyOf(o.key)]);
+    await this.objects.release(tx, keys);
+    await this.outbox.write(tx, [this.outbox.event(JobFailedReported, { jobId: data.jobId, reason })]);
+  }
+}
+
+/**
+ * Whether the project exists in this deployment's identity (read by every
+ * service). Read through the handler's transaction, not IdentityService:
+ * embedded mode's single PGlite connection would deadlock on a second one.
+ */
+async function projectKnown(tx: Tx, teamId: string, projectId: string): Promise<boolean> {
+  const rows = await tx.$queryRaw<
+    { team_id: string }[]
+  >`SELECT team_id FROM identity.projects WHERE id = ${projectId}`;
+  return rows[0]?.team_id === teamId;
+}

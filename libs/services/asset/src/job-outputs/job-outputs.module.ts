@@ -1,0 +1,17 @@
+import { Module } from '@nestjs/common';
+import { AssetCoreModule } from '../core/asset-core.module';
+import { CreateJobOutputs } from './create-job-outputs';
+import { JobOutputsController } from './job-outputs.controller';
+
+/**
+ * Outputs of jobs (claim check, DESIGN §1): executors store files and publish
+ * `job.outputs.produced`; this module makes the assets (right type, parent and
+ * root links, `asset.created`) and reports `job.report.succeeded` with their
+ * ids in the same transaction.
+ */
+@Module({
+  imports: [AssetCoreModule],
+  controllers: [JobOutputsController],
+  providers: [CreateJobOutputs],
+})
+export class JobOutputsModule {}

@@ -1,0 +1,46 @@
+import { GENERATION_MODES } from '@genasset/contracts';
+import type { InferenceConfig } from '../inference.config';
+import type { Engine } from './engine';
+import { EngineRegistry, parseEngineOverrides } from './engine-registry';
+import { HttpEngine } from './http/http.engine';
+import { ImageEngine } from './image/image.engine';
+import { CLASSICAL_MODALITIES } from './image/detect';
+import { RASTER_LIMITS } from './image/raster';
+import { MODEL_MODALITIES } from './modes';
+import { PreviewEngine } from './preview/preview.engine';
+
+/** The engines of this process and which runs what, from the validated configuration. */
+export function createEngineRegistry(config: InferenceConfig): EngineRegistry {
+  RASTER_LIMITS.maxPixels = config.INFERENCE_MAX_PIXELS;
+  const engines: Engine[] = [new ImageEngine(), new PreviewEngine()];
+  if (config.INFERENCE_HTTP_URL) {
+    engines.push(
+      new HttpEngine({
+        url: config.INFERENCE_HTTP_URL,
+        token: config.INFERENCE_HTTP_TOKEN,
+        timeoutMs: config.INFERENCE_HTTP_TIMEOUT,
+        retries: config.INFERENCE_HTTP_RETRIES,
+        retryDelayMs: config.INFERENCE_HTTP_RETRY_DELAY,
+      }),
+    );
+  }
+  return new EngineRegistry(
+    engines,
+    parseEngineOverrides(config.INFERENCE_ENGINES),
+    previewByDefault(config),
+  );
+}
+
+/** Preview for model-only modes: on when asked, off when asked; `auto` = on unless a production process with its own database. */
+export function previewByDefault(
+  config: Pick<InferenceConfig, 'INFERENCE_PREVIEW' | 'NODE_ENV' | 'DATABASE_URL'>,
+): boolean {
+  if (config.INFERENCE_PREVIEW !== 'auto') return config.INFERENCE_PREVIEW === 'on';
+  return config.NODE_ENV !== 'production' || !config.DATABASE_URL;
+}
+
+/** Every route, for the start-up log: each mode, detect split by modality. */
+export const ALL_ROUTES: readonly string[] = [
+  ...GENERATION_MODES.filter((m) => m !== 'detect'),
+  ...[...CLASSICAL_MODALITIES, ...MODEL_MODALITIES].map((m) => `detect:${m}`),
+].sort();

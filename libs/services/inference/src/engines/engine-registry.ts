@@ -1,0 +1,103 @@
+import { ConfigError } from '@genasset/config';
+import type { Engine } from './engine';
+import { IMAGE_ROUTES } from './image/image.engine';
+import { knownRoute } from './modes';
+
+export const ENGINE_NAMES = ['image', 'preview', 'http', 'none'] as const;
+export type EngineName = (typeof ENGINE_NAMES)[number];
+
+/**
+ * `INFERENCE_ENGINES=pixelate=image,txt2img=http,detect:depth=none` → route → engine.
+ * Unknown modes, engines and malformed entries fail start-up naming the variable.
+ */
+export function parseEngineOverrides(text: string): Map<string, EngineName> {
+  const overrides = new Map<string, EngineName>();
+  const problems: string[] = [];
+  for (const entry of text
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean)) {
+    const [route, engine, ...rest] = entry.split('=').map((s) => s.trim());
+    if (!route || !engine || rest.length > 0) problems.push(`"${entry}" is not mode=engine`);
+    else if (!knownRoute(route)) problems.push(`"${route}" is not a generation mode (or detect:<modality>)`);
+    else if (!(ENGINE_NAMES as readonly string[]).includes(engine))
+      problems.push(`"${engine}" is not an engine (${ENGINE_NAMES.join(', ')})`);
+    else overrides.set(route, engine as EngineName);
+  }
+  if (problems.length)
+    throw new ConfigError(problems.map((message) => ({ variable: 'INFERENCE_ENGINES', message })));
+  return overrides;
+}
+
+export interface ResolvedEngine {
+  name: EngineName;
+  /** Absent for `none`. */
+  engine?: Engine;
+}
+
+/**
+ * Which engine runs each route: an INFERENCE_ENGINES entry for the route
+ * (`detect:depth`), else one for its mode (`detect`), else the default — the
+ * image engine for what it supports, the preview engine for the rest when
+ * preview is on (embedded and non-production), none otherwise.
+ */
+export class EngineRegistry {
+  private readonly byName: Map<string, Engine>;
+
+  constructor(
+    engines: readonly Engine[],
+    private readonly overrides: ReadonlyMap<string, EngineName>,
+    private readonly previewByDefault: boolean,
+  ) {
+    this.byName = new Map(engines.map((e) => [e.name, e]));
+    const problems: { variable: string; message: string }[] = [];
+    for (const [route, name] of overrides) {
+      if (name === 'none') continue;
+      const engine = this.byName.get(name);
+      if (!engine)
+        problems.push({
+          variable: name === 'http' ? 'INFERENCE_HTTP_URL' : 'INFERENCE_ENGINES',
+          message: `${route}=${name} needs the ${name} engine, which is not configured`,
+        });
+      // A whole-mode entry for detect is checked on its default modality.
+      else if (!engine.supports(route === 'detect' ? 'detect:canny' : route))
+        problems.push({ variable: 'INFERENCE_ENGINES', message: `the ${name} engine cannot run ${route}` });
+    }
+    if (problems.length) throw new ConfigError(problems);
+  }
+
+  resolve(route: string): ResolvedEngine {
+    const explicit = this.overrides.get(route);
+    if (explicit) return this.named(explicit, route);
+    const mode = route.split(':')[0];
+    const forMode = this.overrides.get(mode);
+    if (forMode) {
+      const resolved = this.named(forMode, route);
+      // A whole-mode entry (detect=image) covers the variants its engine runs; the rest keep their default.
+      if (forMode === 'none' || resolved.engine) return resolved;
+    }
+    return this.named(this.defaultFor(route), route);
+  }
+
+  /** The engine of every route, for the start-up log and docs. */
+  table(routes: readonly string[]): Record<string, EngineName> {
+    return Object.fromEntries(routes.map((r) => [r, this.resolve(r).name]));
+  }
+
+  private named(name: EngineName, route: string): ResolvedEngine {
+    const engine = name === 'none' ? undefined : this.byName.get(name);
+    return engine && engine.supports(route) ? { name, engine } : { name: 'none' };
+  }
+
+  private defaultFor(route: string): EngineName {
+    if (IMAGE_ROUTES.includes(route)) return 'image';
+    return this.previewByDefault ? 'preview' : 'none';
+  }
+}
+
+/** The failure reason of a job whose route has no engine: what to configure, in a client's words. */
+export function noEngineReason(route: string): string {
+  const [mode, modality] = route.split(':');
+  const what = modality ? `detect modality ${modality}` : `mode ${mode}`;
+  return `${what} has no engine configured on this server (operators: set INFERENCE_ENGINES, e.g. ${route}=http with INFERENCE_HTTP_URL)`;
+}

@@ -1,0 +1,94 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { ASSETS_API, InternalApiError, type AssetsApi, type JobTenantData } from '@genasset/contracts';
+import { OBJECT_STORE, ObjectNotFoundError, type ObjectStore } from '@genasset/storage';
+import { EngineError, type InputImage } from '../engines/engine';
+import { STORED_INPUT_PREFIX } from '../engines/http/image-references';
+import { TransientError } from './transient-error';
+
+const ASSET_ID = /^asset_[0-9A-Za-z]{1,64}$/;
+/** Largest input object read into memory. */
+const MAX_INPUT_BYTES = 256 * 1024 * 1024;
+
+/**
+ * Reads a job's inputs from object storage (claim check): an asset id is
+ * resolved to its original object by asset-service (AssetsApi.objects, scoped
+ * to the job's project); a stored-input key is read directly, and only when it
+ * lies under the job's project.
+ */
+@Injectable()
+export class InputReader {
+  constructor(
+    @Inject(ASSETS_API) private readonly assets: AssetsApi,
+    @Inject(OBJECT_STORE) private readonly store: ObjectStore,
+  ) {}
+
+  /** A reader for one job, remembering what it read (an image used twice is fetched once). */
+  forJob(tenant: JobTenantData): (reference: unknown, field: string) => Promise<InputImage> {
+    const cache = new Map<string, Promise<InputImage>>();
+    return (reference, field) => {
+      if (typeof reference !== 'string' || reference === '')
+        return Promise.reject(new EngineError(`${field} is required`));
+      const key = reference;
+      let read = cache.get(key);
+      if (!read) {
+        read = this.read(tenant, reference, field);
+        cache.set(key, read);
+        read.catch(() => cache.delete(key));
+      }
+      return read.then((image) => ({ ...image, field }));
+    };
+  }
+
+  private async read(tenant: JobTenantData, reference: string, field: string): Promise<InputImage> {
+    if (ASSET_ID.test(reference)) {
+      let objects;
+      try {
+        objects = await this.assets.objects(tenant, [reference]);
+      } catch (error) {
+        const reason =
+          error instanceof InternalApiError && error.status === 503
+            ? 'asset-service is not reachable from the inference worker'
+            : 'asset-service could not be asked for the input';
+        throw new TransientError(reason, error);
+      }
+      const object = objects.find((o) => o.assetId === reference);
+      if (!object)
+        throw new EngineError(`${field}: asset ${reference} does not exist in the project (was it deleted?)`);
+      const bytes = await this.bytes(
+        object.key,
+        `${field}: the content of asset ${reference} is missing from storage`,
+      );
+      return { bytes, mimeType: object.mimeType, assetId: reference, field };
+    }
+    if (reference.startsWith(STORED_INPUT_PREFIX)) {
+      if (!reference.startsWith(`${STORED_INPUT_PREFIX}${tenant.projectId}/`))
+        throw new EngineError(`${field} refers to an input of another project`);
+      const object = await this.get(reference, `${field}: the uploaded input has expired or was deleted`);
+      return { bytes: object.bytes, mimeType: object.contentType, field };
+    }
+    throw new EngineError(`${field} is neither an asset id nor an uploaded input`);
+  }
+
+  private async bytes(key: string, missing: string): Promise<Buffer> {
+    return (await this.get(key, missing)).bytes;
+  }
+
+  private async get(key: string, missing: string): Promise<{ bytes: Buffer; contentType: string }> {
+    let object;
+    try {
+      object = await this.store.get(key);
+    } catch (error) {
+      if (error instanceof ObjectNotFoundError) throw new EngineError(missing);
+      throw new TransientError('object storage could not be read', error);
+    }
+    if (object.contentLength > MAX_INPUT_BYTES) {
+      object.body.destroy();
+      throw new EngineError(
+        `an input is ${object.contentLength} bytes; the worker reads at most ${MAX_INPUT_BYTES}`,
+      );
+    }
+    const chunks: Buffer[] = [];
+    for await (const chunk of object.body) chunks.push(chunk as Buffer);
+    return { bytes: Buffer.concat(chunks), contentType: object.contentType };
+  }
+}

@@ -1,0 +1,222 @@
+import { Logger } from '@nestjs/common';
+import type { JobType } from '@genasset/contracts';
+import type { ObjectStore } from '@genasset/storage';
+import { EngineAborted, EngineError, type EngineContext, type EngineJob } from '../engines/engine';
+import { noEngineReason, type EngineRegistry } from '../engines/engine-registry';
+import { routeOf } from '../engines/modes';
+import type { InferencePrisma } from '../inference.prisma';
+import type { InputReader } from './input-reader';
+import type { JobReporter } from './job-reporter';
+import { OutputWriter } from './output-writer';
+import { TransientError } from './transient-error';
+import type { ClaimedItem, WorkQueue } from './work-queue';
+
+export interface ExecutionSettings {
+  leaseMs: number;
+  maxAttempts: number;
+  retryDelayMs: number;
+  progressIntervalMs: number;
+}
+
+/** One claimed job being run in this process. */
+export interface Running {
+  item: ClaimedItem;
+  controller: AbortController;
+  /** Why the run was stopped: canceled by the client, lost its claim, or the process is stopping. */
+  stopReason?: 'canceled' | 'lost' | 'shutdown';
+  done: Promise<void>;
+}
+
+/** Job progress: 0.05 when an engine starts, engine progress mapped into 0.1–0.9, 0.95 when finalizing. */
+const START = 0.05;
+const span = (fraction: number) => 0.1 + 0.8 * Math.min(1, Math.max(0, fraction));
+
+/**
+ * Runs one claimed job: resolves its engine, gives it inputs, output storage
+ * and throttled progress, renews the lease, and ends the claim together with
+ * the job's report in one transaction — only while the claim is still this
+ * worker's. Decides what a failure means: a reason for the client, a retry
+ * later, or (stopped runs) nothing at all.
+ */
+export class JobExecution {
+  private readonly logger = new Logger('InferenceWorker');
+
+  constructor(
+    private readonly prisma: InferencePrisma,
+    private readonly queue: WorkQueue,
+    private readonly reporter: JobReporter,
+    private readonly registry: EngineRegistry,
+    private readonly inputs: InputReader,
+    private readonly store: ObjectStore,
+    private readonly settings: ExecutionSettings,
+    /** Whether the job's project exists in this deployment's identity. */
+    private readonly tenantKnown: (teamId: string, projectId: string) => Promise<boolean>,
+    /** Stops a run of this process (the claim is gone). */
+    private readonly stop: (jobId: string, reason: Running['stopReason']) => void,
+  ) {}
+
+  async execute(run: Running): Promise<void> {
+    const { item } = run;
+    const input = item.input;
+    const route = routeOf(item.mode, input);
+    // Work for a project this deployment does not know (deployments or test runs sharing a
+    // broker) is not ours: reporting on it would touch another deployment's job.
+    if (!(await this.tenantKnown(item.teamId, item.projectId))) {
+      await this.queue.finish(this.prisma, item, 'ignored', `project ${item.projectId} is unknown here`);
+      this.logger.warn(
+        `job ${item.jobId}: ignored: project ${item.projectId} of team ${item.teamId} is unknown to this deployment`,
+      );
+      return;
+    }
+    if (item.attempts > this.settings.maxAttempts) {
+      await this.fail(
+        item,
+        `${item.mode} could not be completed: the worker running it stopped ${item.attempts - 1} times`,
+      );
+      return;
+    }
+    const resolved = this.registry.resolve(route);
+    if (!resolved.engine) {
+      await this.fail(item, noEngineReason(route));
+      return;
+    }
+    const engine = resolved.engine;
+    const writer = new OutputWriter(this.store, item.jobId, item.attempts, {
+      engine: engine.name,
+      mode: item.mode,
+    });
+    const heartbeat = setInterval(
+      () => void this.renew(run),
+      Math.max(250, Math.floor(this.settings.leaseMs / 3)),
+    );
+    heartbeat.unref();
+    let lastReport = 0;
+    let lastProgress = START;
+    const job: EngineJob = {
+      jobId: item.jobId,
+      jobType: item.jobType as JobType,
+      mode: item.mode,
+      tenant: {
+        teamId: item.teamId,
+        projectId: item.projectId,
+        ...(item.authorId ? { authorId: item.authorId } : {}),
+      },
+      input,
+      ...(item.modelId ? { modelId: item.modelId } : {}),
+      attempt: item.attempts,
+    };
+    const ctx: EngineContext = {
+      readInput: this.inputs.forJob(job.tenant),
+      writeOutput: async (file) => {
+        if (run.controller.signal.aborted) throw new EngineAborted();
+        return writer.write(file);
+      },
+      progress: async (fraction) => {
+        if (run.controller.signal.aborted) throw new EngineAborted();
+        const value = span(fraction);
+        const now = Date.now();
+        if (value - lastProgress < 0.05 || now - lastReport < this.settings.progressIntervalMs) return;
+        lastProgress = value;
+        lastReport = now;
+        await this.report(run, value);
+      },
+      signal: run.controller.signal,
+    };
+    try {
+      await this.report(run, START);
+      lastReport = Date.now();
+      const result = await engine.run(job, ctx);
+      if (run.controller.signal.aborted) throw new EngineAborted();
+      const extra = { ...result.extra, engine: result.extra?.engine ?? engine.name };
+      const reported = await this.prisma.$transaction(async (tx) => {
+        if (!(await this.queue.finish(tx, item, 'done'))) return false;
+        await this.reporter.finished(tx, item, writer.outputs, extra);
+        return true;
+      });
+      if (!reported) {
+        await writer.discard();
+        this.logger.log(`job ${item.jobId}: finished, but no longer ours to report (canceled or taken over)`);
+        return;
+      }
+      this.logger.log(
+        `job ${item.jobId}: ${item.mode} done by the ${engine.name} engine (${writer.outputs.length} output(s))`,
+      );
+    } catch (error) {
+      await writer.discard();
+      await this.failed(run, engine.name, error);
+    } finally {
+      clearInterval(heartbeat);
+    }
+  }
+
+  /** After an engine threw: report, retry later, or give the claim back, by what happened. */
+  private async failed(run: Running, engineName: string, error: unknown): Promise<void> {
+    const { item } = run;
+    if (run.controller.signal.aborted || error instanceof EngineAborted) {
+      if (run.stopReason === 'shutdown') await this.queue.release(item).catch(() => undefined);
+      this.logger.log(`job ${item.jobId}: stopped (${run.stopReason ?? 'aborted'})`);
+      return;
+    }
+    if (error instanceof EngineError) {
+      await this.fail(item, error.message);
+      return;
+    }
+    this.logger.error(
+      `job ${item.jobId}: the ${engineName} engine failed (attempt ${item.attempts} of ${this.settings.maxAttempts}): ${message(error)}`,
+    );
+    const reason =
+      error instanceof TransientError
+        ? error.reason
+        : `an internal error occurred in the ${engineName} engine`;
+    if (item.attempts < this.settings.maxAttempts) {
+      await this.queue.retryLater(
+        item,
+        this.settings.retryDelayMs * 2 ** (item.attempts - 1),
+        message(error),
+      );
+      return;
+    }
+    await this.fail(item, `${item.mode} failed after ${item.attempts} attempts: ${reason}`);
+  }
+
+  /** Ends the claim as failed and reports the reason, in one transaction (nothing when the claim is gone). */
+  private async fail(item: ClaimedItem, reason: string): Promise<void> {
+    const reported = await this.prisma.$transaction(async (tx) => {
+      if (!(await this.queue.finish(tx, item, 'failed', reason))) return false;
+      await this.reporter.failed(tx, item.jobId, reason);
+      return true;
+    });
+    if (reported) this.logger.log(`job ${item.jobId}: failed: ${reason}`);
+  }
+
+  /** Reports progress (in-progress) with a lease renewal; a lost claim stops the run. */
+  private async report(run: Running, progress: number): Promise<void> {
+    const held = await this.prisma.$transaction(async (tx) => {
+      if (!(await this.queue.renew(tx, run.item, this.settings.leaseMs))) return false;
+      await this.reporter.progress(tx, run.item.jobId, 'in-progress', progress);
+      return true;
+    });
+    if (!held) this.lost(run);
+  }
+
+  private async renew(run: Running): Promise<void> {
+    try {
+      if (!(await this.queue.renew(this.prisma, run.item, this.settings.leaseMs))) this.lost(run);
+    } catch (error) {
+      this.logger.warn(`job ${run.item.jobId}: lease renewal failed: ${message(error)}`);
+    }
+  }
+
+  /** The claim is gone: canceled (the usual case) or taken over after a missed lease. */
+  private lost(run: Running): void {
+    if (run.controller.signal.aborted) return;
+    void this.queue.status(run.item.jobId).then(
+      (status) => this.stop(run.item.jobId, status === 'canceled' ? 'canceled' : 'lost'),
+      () => this.stop(run.item.jobId, 'lost'),
+    );
+  }
+}
+
+function message(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}

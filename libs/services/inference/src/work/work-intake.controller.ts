@@ -1,0 +1,71 @@
+import { Controller, Logger } from '@nestjs/common';
+import { Ctx, Payload } from '@nestjs/microservices';
+import {
+  JobWorkCanceled,
+  JobWorkRequested,
+  TOPICS,
+  type EventEnvelope,
+  type JobWorkCanceledData,
+  type JobWorkRequestedData,
+} from '@genasset/contracts';
+import { EventContext, OnEvent } from '@genasset/messaging';
+import { modeOf } from '../engines/modes';
+import { INFERENCE_SERVICE } from '../inference.schema';
+import { JobReporter } from './job-reporter';
+import { WorkQueue, type InferenceTx } from './work-queue';
+
+/**
+ * `job.work.v1` for generation jobs. The handler only records the work (with
+ * its inbox mark, in one short transaction); engines run in the worker loop,
+ * never inside the consumer's transaction. Other kinds (training, exports)
+ * belong to other executors and are left alone.
+ */
+@Controller()
+export class WorkIntakeController {
+  private readonly logger = new Logger('InferenceIntake');
+
+  constructor(
+    private readonly queue: WorkQueue,
+    private readonly reporter: JobReporter,
+  ) {}
+
+  @OnEvent(TOPICS.jobWork, { consumer: INFERENCE_SERVICE, types: [JobWorkRequested.type] })
+  async requested(
+    @Payload() envelope: EventEnvelope<JobWorkRequestedData>,
+    @Ctx() ctx: EventContext<InferenceTx>,
+  ): Promise<void> {
+    const { jobId, jobType, kind, tenant, input, modelId } = envelope.data;
+    if (kind !== 'generation') return;
+    const mode = modeOf(jobType, input);
+    if (!mode) {
+      // Nothing says which engine could run it: fail it now rather than leave it queued forever.
+      await this.reporter.failed(
+        ctx.tx,
+        jobId,
+        `job type ${jobType} names no generation mode this worker knows`,
+      );
+      return;
+    }
+    const queued = await this.queue.enqueue(ctx.tx, {
+      jobId,
+      jobType,
+      mode,
+      teamId: tenant.teamId,
+      projectId: tenant.projectId,
+      ...(tenant.authorId ? { authorId: tenant.authorId } : {}),
+      ...(modelId ? { modelId } : {}),
+      input,
+    });
+    if (queued) this.logger.debug(`job ${jobId}: ${mode} queued`);
+  }
+
+  @OnEvent(TOPICS.jobWork, { consumer: INFERENCE_SERVICE, types: [JobWorkCanceled.type] })
+  async canceled(
+    @Payload() envelope: EventEnvelope<JobWorkCanceledData>,
+    @Ctx() ctx: EventContext<InferenceTx>,
+  ): Promise<void> {
+    if (envelope.data.kind !== 'generation') return;
+    if (await this.queue.cancel(ctx.tx, envelope.data.jobId))
+      this.logger.log(`job ${envelope.data.jobId}: canceled`);
+  }
+}

@@ -1,0 +1,188 @@
+import { Injectable } from '@nestjs/common';
+import type { SqlClient } from '@genasset/messaging';
+import { InferencePrisma } from '../inference.prisma';
+import type { Prisma } from '../generated/prisma/client';
+
+/** The transaction client of the inference schema (also what event handlers get as `ctx.tx`). */
+export type InferenceTx = Prisma.TransactionClient;
+
+/** NOTIFY channel: new work was queued (payload empty): idle workers claim at once instead of at their next poll. */
+export const WORK_CHANNEL = 'inference_work';
+/** NOTIFY channel: a job was canceled (payload: its id): the worker running it stops. */
+export const CANCEL_CHANNEL = 'inference_cancel';
+
+export type WorkStatus = 'queued' | 'running' | 'done' | 'failed' | 'canceled' | 'ignored';
+
+export interface NewWorkItem {
+  jobId: string;
+  jobType: string;
+  mode: string;
+  teamId: string;
+  projectId: string;
+  authorId?: string;
+  modelId?: string;
+  input: Record<string, unknown>;
+}
+
+/** A claimed item: the claim token proves this worker still holds it. */
+export interface ClaimedItem extends NewWorkItem {
+  attempts: number;
+  claimToken: string;
+}
+
+interface ClaimedRow {
+  job_id: string;
+  job_type: string;
+  mode: string;
+  team_id: string;
+  project_id: string;
+  author_id: string | null;
+  model_id: string | null;
+  input: Record<string, unknown> | string;
+  attempts: number;
+  claim_token: string;
+}
+
+/**
+ * The work queue in the inference schema. Items are written with the inbox
+ * mark of their `job.work.requested` (so a crash never loses one), claimed
+ * with FOR UPDATE SKIP LOCKED under a lease (so replicas share the load and a
+ * dead worker's items are taken over), and finished only by the claim's
+ * holder, in the transaction that writes the job's report to the outbox.
+ */
+@Injectable()
+export class WorkQueue {
+  constructor(private readonly prisma: InferencePrisma) {}
+
+  /** In the consumer's transaction: queues the job once (a redelivered request changes nothing) and wakes idle workers at commit. */
+  async enqueue(tx: SqlClient, item: NewWorkItem): Promise<boolean> {
+    const inserted = await tx.$executeRawUnsafe(
+      `INSERT INTO inference.work_items (job_id, job_type, mode, team_id, project_id, author_id, model_id, input)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8::jsonb) ON CONFLICT (job_id) DO NOTHING`,
+      item.jobId,
+      item.jobType,
+      item.mode,
+      item.teamId,
+      item.projectId,
+      item.authorId ?? null,
+      item.modelId ?? null,
+      JSON.stringify(item.input),
+    );
+    if (inserted > 0) await tx.$executeRawUnsafe(`SELECT pg_notify('${WORK_CHANNEL}', '')`);
+    return inserted > 0;
+  }
+
+  /** In the consumer's transaction: a queued or running item becomes canceled; its worker is told at commit. */
+  async cancel(tx: SqlClient, jobId: string): Promise<boolean> {
+    const changed = await tx.$executeRawUnsafe(
+      `UPDATE inference.work_items SET status = 'canceled', claim_token = NULL, lease_until = NULL, updated_at = now()
+        WHERE job_id = $1 AND status IN ('queued', 'running')`,
+      jobId,
+    );
+    if (changed > 0) await tx.$executeRawUnsafe(`SELECT pg_notify('${CANCEL_CHANNEL}', $1)`, jobId);
+    return changed > 0;
+  }
+
+  /** Claims up to `limit` due items: queued ones whose time has come, and running ones whose lease expired (their worker died). */
+  async claim(limit: number, leaseMs: number): Promise<ClaimedItem[]> {
+    const rows = await this.prisma.$queryRawUnsafe<ClaimedRow[]>(
+      `UPDATE inference.work_items AS w
+          SET status = 'running', attempts = w.attempts + 1, claim_token = gen_random_uuid()::text,
+              lease_until = now() + make_interval(secs => $2::double precision / 1000), updated_at = now()
+        WHERE w.job_id IN (
+          SELECT job_id FROM inference.work_items
+           WHERE (status = 'queued' AND available_at <= now()) OR (status = 'running' AND lease_until < now())
+           ORDER BY available_at, job_id
+           LIMIT $1
+           FOR UPDATE SKIP LOCKED)
+       RETURNING w.job_id, w.job_type, w.mode, w.team_id, w.project_id, w.author_id, w.model_id, w.input, w.attempts, w.claim_token`,
+      limit,
+      leaseMs,
+    );
+    return rows.map((r) => ({
+      jobId: r.job_id,
+      jobType: r.job_type,
+      mode: r.mode,
+      teamId: r.team_id,
+      projectId: r.project_id,
+      ...(r.author_id ? { authorId: r.author_id } : {}),
+      ...(r.model_id ? { modelId: r.model_id } : {}),
+      input: typeof r.input === 'string' ? (JSON.parse(r.input) as Record<string, unknown>) : r.input,
+      attempts: Number(r.attempts),
+      claimToken: r.claim_token,
+    }));
+  }
+
+  /** Renews the lease; false when the claim is gone (canceled, or taken over after a missed lease). */
+  async renew(client: SqlClient, item: ClaimedItem, leaseMs: number): Promise<boolean> {
+    const changed = await client.$executeRawUnsafe(
+      `UPDATE inference.work_items SET lease_until = now() + make_interval(secs => $3::double precision / 1000), updated_at = now()
+        WHERE job_id = $1 AND claim_token = $2 AND status = 'running'`,
+      item.jobId,
+      item.claimToken,
+      leaseMs,
+    );
+    return changed > 0;
+  }
+
+  /** Ends the claim with a final status; false when this worker no longer holds it (nothing may be reported then). */
+  async finish(
+    client: SqlClient,
+    item: ClaimedItem,
+    status: 'done' | 'failed' | 'ignored',
+    lastError?: string,
+  ): Promise<boolean> {
+    const changed = await client.$executeRawUnsafe(
+      `UPDATE inference.work_items SET status = $3, last_error = $4, claim_token = NULL, lease_until = NULL, updated_at = now()
+        WHERE job_id = $1 AND claim_token = $2 AND status = 'running'`,
+      item.jobId,
+      item.claimToken,
+      status,
+      lastError ?? null,
+    );
+    return changed > 0;
+  }
+
+  /** A transient failure: queued again after `delayMs`. */
+  async retryLater(item: ClaimedItem, delayMs: number, lastError: string): Promise<boolean> {
+    const changed = await this.prisma.$executeRawUnsafe(
+      `UPDATE inference.work_items
+          SET status = 'queued', claim_token = NULL, lease_until = NULL, last_error = $3, updated_at = now(),
+              available_at = now() + make_interval(secs => $4::double precision / 1000)
+        WHERE job_id = $1 AND claim_token = $2 AND status = 'running'`,
+      item.jobId,
+      item.claimToken,
+      lastError.slice(0, 2000),
+      delayMs,
+    );
+    return changed > 0;
+  }
+
+  /** Shutdown: gives the item back at once, without counting the interrupted run as an attempt. */
+  async release(item: ClaimedItem): Promise<void> {
+    await this.prisma.$executeRawUnsafe(
+      `UPDATE inference.work_items
+          SET status = 'queued', attempts = greatest(0, attempts - 1), claim_token = NULL, lease_until = NULL, available_at = now(), updated_at = now()
+        WHERE job_id = $1 AND claim_token = $2 AND status = 'running'`,
+      item.jobId,
+      item.claimToken,
+    );
+  }
+
+  async status(jobId: string): Promise<WorkStatus | undefined> {
+    const rows = await this.prisma.$queryRawUnsafe<{ status: WorkStatus }[]>(
+      `SELECT status FROM inference.work_items WHERE job_id = $1`,
+      jobId,
+    );
+    return rows[0]?.status;
+  }
+
+  /** Deletes finished items last changed more than `olderThanMs` ago; returns how many. */
+  async purge(olderThanMs: number): Promise<number> {
+    return this.prisma.$executeRawUnsafe(
+      `DELETE FROM inference.work_items
+        WHERE status IN ('done', 'failed', 'canceled', 'ignored') AND updated_at < now() - make_interval(secs => $1::double precision / 1000)`,
+      olderThanMs,
+    );
+  }
+}

@@ -1,0 +1,78 @@
+import {
+  Inject,
+  Injectable,
+  Logger,
+  Optional,
+  type BeforeApplicationShutdown,
+  type OnApplicationBootstrap,
+} from '@nestjs/common';
+import { parseDuration, PROCESS_ENV } from '@genasset/config';
+import { IdentityService } from '@genasset/identity';
+import { DATABASE_CONNECTION, type DatabaseConnection } from '@genasset/persistence';
+import { OBJECT_STORE, type ObjectStore } from '@genasset/storage';
+import { ALL_ROUTES } from '../engines/create-engines';
+import { EngineRegistry } from '../engines/engine-registry';
+import { INFERENCE_CONFIG, type InferenceConfig } from '../inference.config';
+import { InferencePrisma } from '../inference.prisma';
+import { InputReader } from './input-reader';
+import { JobReporter } from './job-reporter';
+import { WorkQueue } from './work-queue';
+import { JobExecution } from './job-execution';
+import { WorkRunner } from './work-runner';
+
+/** Runs this process's worker loop from application bootstrap to shutdown (before the database closes). */
+@Injectable()
+export class WorkRunnerLifecycle implements OnApplicationBootstrap, BeforeApplicationShutdown {
+  readonly runner: WorkRunner;
+  private readonly logger = new Logger('InferenceWorker');
+
+  constructor(
+    prisma: InferencePrisma,
+    queue: WorkQueue,
+    reporter: JobReporter,
+    private readonly registry: EngineRegistry,
+    inputs: InputReader,
+    @Inject(OBJECT_STORE) store: ObjectStore,
+    @Inject(INFERENCE_CONFIG) config: InferenceConfig,
+    @Inject(PROCESS_ENV) env: NodeJS.ProcessEnv,
+    identity: IdentityService,
+    @Optional() @Inject(DATABASE_CONNECTION) db?: DatabaseConnection,
+  ) {
+    const grace = parseDuration(env.SHUTDOWN_GRACE ?? '25s') ?? 25_000;
+    const settings = {
+      concurrency: config.INFERENCE_CONCURRENCY,
+      pollIntervalMs: config.INFERENCE_POLL_INTERVAL,
+      leaseMs: config.INFERENCE_LEASE,
+      maxAttempts: config.INFERENCE_MAX_ATTEMPTS,
+      retryDelayMs: config.INFERENCE_RETRY_DELAY,
+      retentionMs: config.INFERENCE_RETENTION,
+      progressIntervalMs: config.INFERENCE_PROGRESS_INTERVAL,
+      drainTimeoutMs: Math.floor(grace * 0.6),
+    };
+    const tenantKnown = async (teamId: string, projectId: string) =>
+      (await identity.teamOfProject(projectId)) === teamId;
+    this.runner = new WorkRunner(
+      db,
+      queue,
+      settings,
+      (stop) =>
+        new JobExecution(prisma, queue, reporter, registry, inputs, store, settings, tenantKnown, stop),
+    );
+  }
+
+  async onApplicationBootstrap(): Promise<void> {
+    const table = this.registry.table(ALL_ROUTES);
+    const byEngine: Record<string, string[]> = {};
+    for (const [route, engine] of Object.entries(table)) (byEngine[engine] ??= []).push(route);
+    this.logger.log(
+      `engines: ${Object.entries(byEngine)
+        .map(([e, routes]) => `${e}: ${routes.join(' ')}`)
+        .join(' | ')}`,
+    );
+    await this.runner.start();
+  }
+
+  async beforeApplicationShutdown(): Promise<void> {
+    await this.runner.stop();
+  }
+}

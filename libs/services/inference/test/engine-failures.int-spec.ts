@@ -1,0 +1,151 @@
+import { waitFor, WebhookReceiver, type Tenant } from '@genasset/testing';
+import { verifyEvent } from '@genasset/webhooks';
+import { paint, startInferenceHarness, type InferenceHarness } from './support/inference-harness';
+
+jest.setTimeout(180_000);
+
+// A mode whose engine fails, or that has none, fails its job with a reason the client reads;
+// the units are refunded and the generation.failed webhook goes out.
+describe('inference-worker: failing and missing engines', () => {
+  let harness: InferenceHarness;
+  let server: WebhookReceiver;
+  let hooks: WebhookReceiver;
+  let tenant: Tenant;
+
+  beforeAll(async () => {
+    // The "inference server": answers txt2img with a 500 and never answers controlnet.
+    server = await WebhookReceiver.start({
+      path: '/infer',
+      respondWith: (request) =>
+        (JSON.parse(request.rawBody.toString()) as { mode: string }).mode === 'controlnet'
+          ? { status: 200, hang: true }
+          : { status: 500, body: { error: 'GPU on fire' } },
+    });
+    hooks = await WebhookReceiver.start();
+    harness = await startInferenceHarness({
+      webhooks: true,
+      env: {
+        INFERENCE_ENGINES: 'txt2img=http,controlnet=http',
+        INFERENCE_HTTP_URL: server.url,
+        INFERENCE_HTTP_RETRIES: '1',
+        INFERENCE_HTTP_RETRY_DELAY: '50ms',
+        INFERENCE_PREVIEW: 'off',
+      },
+    });
+    tenant = await harness.tenant();
+    const plan = await harness.request('PUT', `/admin/v1/teams/${tenant.teamId}/credit-plan`, {
+      auth: `Bearer ${harness.adminToken}`,
+      body: {
+        totalPeriodCreativeUnits: 1000,
+        periodStart: new Date(Date.now() - 86_400_000).toISOString(),
+        periodEnd: new Date(Date.now() + 30 * 86_400_000).toISOString(),
+      },
+    });
+    expect(plan.status).toBe(200);
+  });
+  afterAll(async () => {
+    await harness?.close();
+    await server?.close();
+    await hooks?.close();
+  });
+
+  const usage = async () =>
+    (await harness.request('GET', `/v1/teams/${tenant.teamId}/usage`, { auth: tenant.auth.teamAdmin })).body;
+
+  it('an http engine answering 500 fails the job with a readable reason, refunds the units and sends generation.failed', async () => {
+    const endpoint = await harness.request('POST', `/v1/projects/${tenant.projectId}/webhook-endpoints`, {
+      auth: tenant.auth.projectAdmin,
+      body: { url: hooks.url, enabledEvents: ['generation.failed'] },
+    });
+    expect(endpoint.status).toBe(200);
+
+    const body = await harness.generate(tenant, 'txt2img', {
+      modelId: 'model_http',
+      prompt: 'a storm',
+      width: 512,
+      height: 512,
+    });
+    expect(body.creativeUnitsCost).toBeGreaterThan(0);
+    expect((await usage()).usedCreativeUnits).toBe(body.creativeUnitsCost);
+
+    const job = await harness.finalJob(tenant, body.job.jobId);
+    expect(job.status).toBe('failure');
+    expect(job.metadata.output).toEqual({
+      errorMessage: 'the inference server failed (HTTP 500: GPU on fire) after 2 attempts',
+    });
+    expect(server.requests.length).toBeGreaterThanOrEqual(2);
+    expect(JSON.parse(server.requests[0].rawBody.toString())).toMatchObject({
+      mode: 'txt2img',
+      modelId: 'model_http',
+      input: { prompt: 'a storm' },
+    });
+
+    await waitFor(async () => (await usage()).usedCreativeUnits === 0, { what: 'the refund' });
+
+    const [delivery] = await hooks.waitForRequests(1, 30_000);
+    const event = verifyEvent(
+      delivery.rawBody,
+      delivery.headers['x-service-signature'] as string,
+      endpoint.body.webhookEndpoint.secret,
+    );
+    expect(event).toMatchObject({ type: 'generation.failed', data: { jobId: job.jobId } });
+  });
+
+  it('a mode with no engine configured fails at once, saying what to configure', async () => {
+    const input = await harness.upload(tenant, await paint(16, 16, (x, y) => [x * 16, y * 16, 0]));
+    const body = await harness.generate(tenant, 'img2img', {
+      modelId: 'model_none',
+      prompt: 'x',
+      image: input,
+    });
+    const job = await harness.finalJob(tenant, body.job.jobId);
+    expect(job.status).toBe('failure');
+    expect(job.metadata.output).toEqual({
+      errorMessage:
+        'mode img2img has no engine configured on this server (operators: set INFERENCE_ENGINES, e.g. img2img=http with INFERENCE_HTTP_URL)',
+    });
+    await waitFor(async () => (await usage()).usedCreativeUnits === 0, { what: 'the refund' });
+  });
+
+  it('a cancel stops the running engine: nothing is reported, the units come back', async () => {
+    const control = await harness.upload(tenant, await paint(16, 16, (x) => [x * 16, 0, 0]));
+    const body = await harness.generate(tenant, 'controlnet', {
+      modelId: 'model_http',
+      prompt: 'x',
+      modality: 'canny',
+      controlImageId: control,
+    });
+    const jobId = body.job.jobId as string;
+    await waitFor(() => server.requests.some((r) => r.rawBody.toString().includes(jobId)), {
+      what: 'the engine to call the server',
+    });
+    const status = async () =>
+      (
+        await harness.db.query<{ status: string }>(
+          'SELECT status FROM inference.work_items WHERE job_id = $1',
+          [jobId],
+        )
+      )[0]?.status;
+    expect(await status()).toBe('running');
+
+    const cancel = await harness.request('POST', `/v1/jobs/${jobId}/action`, {
+      auth: tenant.auth.projectMember,
+      body: { action: 'cancel' },
+    });
+    expect(cancel.status).toBe(200);
+    await waitFor(async () => (await status()) === 'canceled', { what: 'the work item to be canceled' });
+    await waitFor(async () => (await usage()).usedCreativeUnits === 0, { what: 'the refund' });
+    const job = await harness.finalJob(tenant, jobId);
+    expect(job).toMatchObject({ status: 'canceled', metadata: { assetIds: [] } });
+  });
+
+  it('image modes still run in the image engine', async () => {
+    const input = await harness.upload(tenant, await paint(16, 16, (x, y) => [x * 16, y * 16, 0]));
+    const body = await harness.generate(tenant, 'upscale', { image: input, scalingFactor: 4 });
+    const job = await harness.finalJob(tenant, body.job.jobId);
+    expect({ status: job.status, output: job.metadata.output }).toMatchObject({
+      status: 'success',
+      output: { engine: 'image' },
+    });
+  });
+});
