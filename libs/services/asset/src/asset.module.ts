@@ -4,9 +4,12 @@ import { CanvasModule } from './canvas/canvas.module';
 import { CopyModule } from './copy/copy.module';
 import { AssetCoreModule } from './core/asset-core.module';
 import { DownloadModule } from './download/download.module';
+import { DownloadsModule } from './downloads/downloads.module';
 import { AssetsApiModule } from './internal/assets-api.module';
+import { JobOutputsModule } from './job-outputs/job-outputs.module';
 import { TagsModule } from './tags/tags.module';
 import { UploadModule } from './upload/upload.module';
+import { UploadsModule } from './uploads/uploads.module';
 
 /**
  * Assets: storage, canvases, tags, downloads. One feature module per folder;
@@ -14,7 +17,7 @@ import { UploadModule } from './upload/upload.module';
  * object storage without orphans).
  */
 @Module({
-  imports: [AssetCoreModule, AssetsModule, UploadModule, CanvasModule, TagsModule, CopyModule, DownloadModule, AssetsApiModule],
+  imports: [AssetCoreModule, AssetsModule, UploadModule, CanvasModule, TagsModule, CopyModule, DownloadModule, DownloadsModule, UploadsModule, AssetsApiModule, JobOutputsModule],
   exports: [AssetCoreModule],
 })
 export class AssetServiceModule {}

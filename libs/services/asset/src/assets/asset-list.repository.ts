@@ -1,5 +1,5 @@
-import { Injectable } from '@nestjs/common';
-import { AssetPrisma } from '../asset.prisma';
+import { Inject, Injectable } from '@nestjs/common';
+import { DATABASE_CONNECTION, type DatabaseConnection } from '@genasset/persistence';
 import type { AssetRow } from '../core/asset-repository';
 import { Prisma } from '../generated/prisma/client';
 
@@ -52,10 +52,17 @@ const COLUMNS = Prisma.raw(`a.id, a.team_id AS "teamId", a.project_id AS "projec
  */
 @Injectable()
 export class AssetListRepository {
-  constructor(private readonly prisma: AssetPrisma) {}
+  constructor(@Inject(DATABASE_CONNECTION) private readonly db: DatabaseConnection) {}
 
+  /**
+   * Straight on the process's connection pool (the one Prisma's adapter uses),
+   * not through `$queryRaw`: this is the hottest read of the service, and
+   * Prisma's raw-result mapping cost more CPU than the query itself
+   * (bench/assets). Same SQL, same parameters, rows of the same shape.
+   */
   async list(criteria: ListCriteria): Promise<AssetRow[]> {
-    const rows = await this.prisma.$queryRaw<AssetRow[]>(buildListQuery(criteria));
+    const query = buildListQuery(criteria);
+    const rows = await this.db.query<AssetRow>(query.text, query.values);
     return rows.map(normalise);
   }
 }
@@ -105,12 +112,10 @@ export function buildListQuery(c: ListCriteria): Prisma.Sql {
     ORDER BY u.${outer} ${dir}, u.id ${dir} LIMIT ${c.limit}`;
 }
 
-/** Raw rows come back with driver types; make them look exactly like Prisma's. */
+/** Raw rows come back with driver types; make them look exactly like Prisma's (in place: the rows are fresh). */
 function normalise(row: AssetRow): AssetRow {
-  return {
-    ...row,
-    createdAt: new Date(row.createdAt),
-    updatedAt: new Date(row.updatedAt),
-    lockExpiresAt: row.lockExpiresAt ? new Date(row.lockExpiresAt) : null,
-  };
+  row.createdAt = new Date(row.createdAt);
+  row.updatedAt = new Date(row.updatedAt);
+  row.lockExpiresAt = row.lockExpiresAt ? new Date(row.lockExpiresAt) : null;
+  return row;
 }

@@ -1,0 +1,173 @@
+import { Injectable } from '@nestjs/common';
+import { AssetPrisma } from '../asset.prisma';
+import type { Prisma } from '../generated/prisma/client';
+import type { NamedAsset } from './entry-names';
+
+type Tx = Prisma.TransactionClient;
+
+/** NOTIFY channel of new archive work (sent in the transaction that queues it). */
+export const DOWNLOADS_CHANNEL = 'assets_downloads';
+
+export interface DownloadOptions {
+  fileNameTemplate?: string;
+  flat?: boolean;
+}
+
+export interface QueuedDownload {
+  jobId: string;
+  tenant: { teamId: string; projectId: string; authorId?: string };
+  assetIds: string[];
+  options: DownloadOptions;
+}
+
+/** A row as a worker claimed it. */
+export interface ClaimedDownload {
+  jobId: string;
+  teamId: string;
+  projectId: string;
+  assetIds: string[];
+  options: DownloadOptions;
+  /** Including this one. */
+  attempts: number;
+}
+
+/** What the archive needs of one asset. */
+export interface ArchiveAsset extends NamedAsset {
+  createdAt: Date;
+  /** `properties.size` (bytes of the original; 0 when unknown). */
+  size: number;
+}
+
+/**
+ * The `asset_downloads` work queue. Every state change of a claimed row is
+ * conditional on the claim (`claimed_by`, status `running`): a worker whose
+ * lease ran out, or whose job was canceled, changes nothing.
+ */
+@Injectable()
+export class DownloadRepository {
+  constructor(private readonly prisma: AssetPrisma) {}
+
+  /** In the consumer's transaction: queue the archive once per job (a redelivered request changes nothing). */
+  async enqueue(tx: Tx, work: QueuedDownload): Promise<void> {
+    await tx.$executeRaw`
+      INSERT INTO assets.asset_downloads (job_id, team_id, project_id, author_id, asset_ids, options)
+      VALUES (${work.jobId}, ${work.tenant.teamId}, ${work.tenant.projectId}, ${work.tenant.authorId ?? null},
+              ${work.assetIds}::text[], ${JSON.stringify(work.options)}::jsonb)
+      ON CONFLICT (job_id) DO NOTHING`;
+    await tx.$executeRaw`SELECT pg_notify(${DOWNLOADS_CHANNEL}, ${work.jobId})`;
+  }
+
+  /** A request the worker cannot run (malformed input): recorded as failed at once. */
+  async recordFailed(
+    tx: Tx,
+    work: Omit<QueuedDownload, 'assetIds' | 'options'>,
+    error: string,
+  ): Promise<void> {
+    await tx.$executeRaw`
+      INSERT INTO assets.asset_downloads (job_id, team_id, project_id, author_id, asset_ids, status, error)
+      VALUES (${work.jobId}, ${work.tenant.teamId}, ${work.tenant.projectId}, ${work.tenant.authorId ?? null}, '{}', 'failed', ${error})
+      ON CONFLICT (job_id) DO NOTHING`;
+  }
+
+  /** The job was canceled: a queued archive is never built, a running one stops at its next lease renewal. */
+  async cancel(tx: Tx, jobId: string): Promise<void> {
+    await tx.$executeRaw`
+      UPDATE assets.asset_downloads SET status = 'canceled', claimed_by = NULL, lease_until = NULL, updated_at = now()
+       WHERE job_id = ${jobId} AND status IN ('queued', 'running')`;
+  }
+
+  /** Claims the oldest due archive: queued and due, or running under an expired lease (its worker died). */
+  async claim(workerId: string, leaseMs: number): Promise<ClaimedDownload | undefined> {
+    const rows = await this.prisma.$queryRaw<ClaimedDownload[]>`
+      UPDATE assets.asset_downloads d
+         SET status = 'running', claimed_by = ${workerId}, attempts = d.attempts + 1,
+             lease_until = now() + ${leaseMs}::float8 * interval '1 millisecond', updated_at = now()
+       WHERE d.job_id = (
+         SELECT job_id FROM assets.asset_downloads
+          WHERE (status = 'queued' AND available_at <= now()) OR (status = 'running' AND lease_until < now())
+          ORDER BY created_at
+          LIMIT 1
+          FOR UPDATE SKIP LOCKED)
+      RETURNING d.job_id AS "jobId", d.team_id AS "teamId", d.project_id AS "projectId",
+                d.asset_ids AS "assetIds", d.options, d.attempts`;
+    return rows[0];
+  }
+
+  /** Extends the claim; false when it is no longer ours (canceled, or the lease ran out and another worker took it). */
+  async renew(jobId: string, workerId: string, leaseMs: number): Promise<boolean> {
+    const n = await this.prisma.$executeRaw`
+      UPDATE assets.asset_downloads SET lease_until = now() + ${leaseMs}::float8 * interval '1 millisecond'
+       WHERE job_id = ${jobId} AND claimed_by = ${workerId} AND status = 'running'`;
+    return n === 1;
+  }
+
+  async succeeded(
+    tx: Tx,
+    jobId: string,
+    workerId: string,
+    result: { archiveKey: string; size: number; skipped: string[] },
+  ): Promise<boolean> {
+    const n = await tx.$executeRaw`
+      UPDATE assets.asset_downloads
+         SET status = 'succeeded', archive_key = ${result.archiveKey}, archive_size = ${result.size}::bigint,
+             skipped_asset_ids = ${result.skipped}::text[], claimed_by = NULL, lease_until = NULL, updated_at = now()
+       WHERE job_id = ${jobId} AND claimed_by = ${workerId} AND status = 'running'`;
+    return n === 1;
+  }
+
+  async failed(tx: Tx, jobId: string, workerId: string, error: string): Promise<boolean> {
+    const n = await tx.$executeRaw`
+      UPDATE assets.asset_downloads SET status = 'failed', error = ${error}, claimed_by = NULL, lease_until = NULL, updated_at = now()
+       WHERE job_id = ${jobId} AND claimed_by = ${workerId} AND status = 'running'`;
+    return n === 1;
+  }
+
+  /** Gives the claim back: due again after `delayMs` (0: at once, e.g. at shutdown). */
+  async release(jobId: string, workerId: string, delayMs: number, error?: string): Promise<void> {
+    await this.prisma.$executeRaw`
+      UPDATE assets.asset_downloads
+         SET status = 'queued', claimed_by = NULL, lease_until = NULL, error = ${error ?? null},
+             available_at = now() + ${delayMs}::float8 * interval '1 millisecond', updated_at = now(),
+             attempts = CASE WHEN ${delayMs}::float8 = 0 THEN greatest(attempts - 1, 0) ELSE attempts END
+       WHERE job_id = ${jobId} AND claimed_by = ${workerId} AND status = 'running'`;
+  }
+
+  /**
+   * The archive's assets that still exist in the project, in archive order.
+   * Ids missing here were deleted after the request.
+   */
+  async assets(projectId: string, ids: readonly string[]): Promise<ArchiveAsset[]> {
+    const rows = await this.prisma.$queryRaw<ArchiveAsset[]>`
+      SELECT id, mime_type AS "mimeType", storage_key AS "storageKey", name, inference_id AS "inferenceId",
+             model_id AS "modelId", output_index AS "outputIndex", metadata, created_at AS "createdAt",
+             CASE WHEN jsonb_typeof(properties->'size') = 'number' THEN (properties->>'size')::float8 ELSE 0 END AS size
+        FROM assets.assets WHERE project_id = ${projectId} AND id = ANY(${[...ids]}::text[])`;
+    const byId = new Map(
+      rows.map((r) => [r.id, { ...r, createdAt: new Date(r.createdAt), metadata: r.metadata ?? {} }]),
+    );
+    return ids.flatMap((id) => byId.get(id) ?? []);
+  }
+
+  async exists(projectId: string, assetId: string): Promise<boolean> {
+    const rows = await this.prisma.$queryRaw<unknown[]>`
+      SELECT 1 FROM assets.assets WHERE project_id = ${projectId} AND id = ${assetId}`;
+    return rows.length > 0;
+  }
+
+  /**
+   * Before the archive's first byte is written: its deletion, due when its URL
+   * has expired (plus a margin). A crash, a failure or simply time passing
+   * all end with the object deleted by the cleanup sweeper.
+   */
+  async scheduleDeletion(key: string, afterMs: number): Promise<void> {
+    await this.prisma.$executeRaw`
+      INSERT INTO assets.object_cleanup (object_key, due_at) VALUES (${key}, now() + ${afterMs}::float8 * interval '1 millisecond')`;
+  }
+
+  /** Finished rows older than `olderThanMs` (their archives are long gone; the job keeps the outcome). */
+  async purge(olderThanMs: number): Promise<number> {
+    return this.prisma.$executeRaw`
+      DELETE FROM assets.asset_downloads
+       WHERE status IN ('succeeded', 'failed', 'canceled') AND updated_at < now() - ${olderThanMs}::float8 * interval '1 millisecond'`;
+  }
+}

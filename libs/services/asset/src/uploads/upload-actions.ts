@@ -1,0 +1,143 @@
+import { Inject, Injectable, Logger } from '@nestjs/common';
+import { ApiError } from '@genasset/http';
+import { OBJECT_STORE, type CompletedPart, type ObjectStore } from '@genasset/storage';
+import type { Upload } from '../generated/prisma/client';
+import type { ProjectScope } from '../core/tenant-scope';
+import { StoredObjects } from '../objects/stored-objects';
+import type { CompletedPartBody, UploadActionBody } from './dto/upload.dto';
+import { UploadImporter } from './upload-importer';
+import { UploadRepository } from './upload.repository';
+import { UploadPresenter, type UploadView } from './upload-view';
+import { UPLOAD_SETTINGS, type UploadSettings } from './uploads.settings';
+
+/** S3 answers to CompleteMultipartUpload that mean the client's part list is wrong. */
+const CLIENT_PART_ERRORS = new Set([
+  'InvalidPart',
+  'InvalidPartOrder',
+  'EntityTooSmall',
+  'NoSuchUpload',
+  'MalformedXML',
+]);
+
+/**
+ * GET /v1/uploads/{id} and POST /v1/uploads/{id}/action. `complete` asks S3
+ * to assemble the parts, checks the size, and queues the import (status
+ * `validating`; the importer makes it `imported` or `failed`). `cancel`
+ * aborts a pending upload. Both are idempotent where it makes sense: a
+ * repeated `complete` answers the current state.
+ */
+@Injectable()
+export class UploadActions {
+  private readonly logger = new Logger(UploadActions.name);
+
+  constructor(
+    @Inject(OBJECT_STORE) private readonly store: ObjectStore,
+    @Inject(UPLOAD_SETTINGS) private readonly settings: UploadSettings,
+    private readonly uploads: UploadRepository,
+    private readonly presenter: UploadPresenter,
+    private readonly objects: StoredObjects,
+    private readonly importer: UploadImporter,
+  ) {}
+
+  async get(scope: ProjectScope, id: string): Promise<UploadView> {
+    return this.presenter.view(await this.load(scope, id));
+  }
+
+  async act(scope: ProjectScope, id: string, body: UploadActionBody): Promise<UploadView> {
+    const upload = await this.load(scope, id);
+    return body.action === 'cancel' ? this.cancel(scope, upload) : this.complete(scope, upload, body.parts);
+  }
+
+  private async complete(
+    scope: ProjectScope,
+    upload: Upload,
+    parts: CompletedPartBody[] | undefined,
+  ): Promise<UploadView> {
+    if (upload.status !== 'pending') {
+      if (upload.status === 'failed') throw conflict(upload, 'it failed');
+      return this.presenter.view(upload); // already completed: the current state
+    }
+    if (upload.expiresAt < new Date()) throw conflict(upload, 'it expired');
+    const checked = checkParts(upload, parts);
+    try {
+      await this.store.completeMultipartUpload(upload.objectKey, upload.multipartUploadId, checked);
+    } catch (error) {
+      // A concurrent complete may have won (S3 then no longer knows the upload id).
+      const now = await this.load(scope, upload.id);
+      if (now.status !== 'pending') return this.presenter.view(now);
+      // Duck-typed: the S3 SDK stays inside the storage adapter.
+      const name = (error as { name?: unknown }).name;
+      if (typeof name === 'string' && CLIENT_PART_ERRORS.has(name)) {
+        throw new ApiError(
+          400,
+          'invalid_parts',
+          `storage refused the parts (${name}): check every partNumber and its ETag`,
+          { s3Error: name },
+        );
+      }
+      throw error;
+    }
+    const stored = await this.store.head(upload.objectKey);
+    if (!stored || stored.contentLength !== Number(upload.fileSize)) {
+      const reason = `the uploaded file has ${stored?.contentLength ?? 0} bytes, but fileSize declared ${upload.fileSize}`;
+      if (await this.uploads.failPending(upload.id, reason)) await this.objects.discard([upload.objectKey]);
+      return this.presenter.view(await this.load(scope, upload.id));
+    }
+    // The object now exists: it is deleted if the import has not taken it within the upload's lifetime.
+    await this.uploads.markCompleted(upload.id, new Date(Date.now() + this.settings.ttlMs));
+    this.importer.wake();
+    return this.presenter.view(await this.load(scope, upload.id));
+  }
+
+  private async cancel(scope: ProjectScope, upload: Upload): Promise<UploadView> {
+    if (upload.status === 'failed') return this.presenter.view(upload);
+    if (upload.status !== 'pending') throw conflict(upload, 'it is already complete');
+    if (await this.uploads.failPending(upload.id, 'canceled by the client')) {
+      await this.store
+        .abortMultipartUpload(upload.objectKey, upload.multipartUploadId)
+        .catch((error: unknown) => {
+          // Not fatal: the bucket's lifecycle rule removes incomplete multipart uploads (docs/assets.md).
+          this.logger.warn(
+            `could not abort multipart upload ${upload.id}: ${error instanceof Error ? error.message : error}`,
+          );
+        });
+      await this.objects.discard([upload.objectKey]);
+    }
+    return this.presenter.view(await this.load(scope, upload.id));
+  }
+
+  private async load(scope: ProjectScope, id: string): Promise<Upload> {
+    const upload = /^upload_[0-9A-Za-z]{1,64}$/.test(id)
+      ? await this.uploads.find(scope.projectId, id)
+      : null;
+    if (!upload) throw ApiError.notFound(`upload ${id} not found`, id);
+    return upload;
+  }
+}
+
+function conflict(upload: Upload, why: string): ApiError {
+  return new ApiError(409, 'conflict', `upload ${upload.id} cannot be changed: ${why}`, {
+    uploadId: upload.id,
+    status: upload.status,
+  });
+}
+
+/** Every part exactly once, numbered 1..partsCount (S3 would refuse the rest less clearly). */
+function checkParts(upload: Upload, parts: CompletedPartBody[] | undefined): CompletedPart[] {
+  const fail = (message: string) => ApiError.validation([{ field: 'parts', messages: [message] }]);
+  if (!parts)
+    throw fail('parts is required to complete: every { partNumber, etag } the part uploads answered');
+  if (parts.length !== upload.partsCount)
+    throw fail(`parts must list all ${upload.partsCount} parts, got ${parts.length}`);
+  const seen = new Set<number>();
+  for (const part of parts) {
+    if (part.partNumber > upload.partsCount)
+      throw fail(`partNumber ${part.partNumber} is beyond the upload's ${upload.partsCount} parts`);
+    if (seen.has(part.partNumber)) throw fail(`partNumber ${part.partNumber} is listed twice`);
+    seen.add(part.partNumber);
+  }
+  return parts.map((p) => ({
+    partNumber: p.partNumber,
+    etag: p.etag.startsWith('"') ? p.etag : `"${p.etag}"`,
+  }));
+}

@@ -1,0 +1,29 @@
+import { Module } from '@nestjs/common';
+import { PROCESS_ENV } from '@genasset/config';
+import { AssetCoreModule } from '../core/asset-core.module';
+import { CreateUpload } from './create-upload';
+import { UploadActions } from './upload-actions';
+import { UploadImporter } from './upload-importer';
+import { UploadRepository } from './upload.repository';
+import { UploadPresenter } from './upload-view';
+import { UploadsController } from './uploads.controller';
+import { loadUploadSettings, UPLOAD_SETTINGS } from './uploads.settings';
+
+/** /v1/uploads: presigned multipart uploads straight to S3, then imported as assets (video, audio, 3D, images). */
+@Module({
+  imports: [AssetCoreModule],
+  controllers: [UploadsController],
+  providers: [
+    {
+      provide: UPLOAD_SETTINGS,
+      useFactory: (env: NodeJS.ProcessEnv) => loadUploadSettings(env),
+      inject: [PROCESS_ENV],
+    },
+    CreateUpload,
+    UploadActions,
+    UploadImporter,
+    UploadRepository,
+    UploadPresenter,
+  ],
+})
+export class UploadsModule {}

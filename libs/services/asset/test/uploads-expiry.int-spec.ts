@@ -1,0 +1,45 @@
+import { waitFor } from '@genasset/testing';
+import { listObjects, startAssetHarness, type ServiceHarness, type Tenant } from './support/asset-fixtures';
+
+/** Pending uploads expire (here after 1 s): status failed, multipart upload aborted, nothing left in storage. */
+describe('upload expiry', () => {
+  let harness: ServiceHarness;
+  let t: Tenant;
+
+  beforeAll(async () => {
+    harness = await startAssetHarness({ ASSET_UPLOAD_TTL: '1s', ASSET_UPLOAD_POLL_INTERVAL: '100ms' });
+    t = await harness.tenant();
+  });
+  afterAll(() => harness?.close());
+
+  it('a pending upload not completed in time fails as expired; completing it then → 409', async () => {
+    const res = await harness.request('POST', '/v1/uploads', {
+      auth: t.auth.projectMember,
+      body: { fileName: 'v.mp4', fileSize: 1000, contentType: 'video/mp4', kind: 'video' },
+    });
+    expect(res.status).toBe(200);
+    const { id, parts } = res.body.upload;
+    // Part URLs never outlive the upload.
+    expect(Date.parse(parts[0].expires)).toBeLessThanOrEqual(Date.parse(res.body.upload.expiresAt));
+    const put = await fetch(parts[0].url, { method: 'PUT', body: Buffer.alloc(1000, 1) });
+    const expired = await waitFor(
+      async () => {
+        const upload = (await harness.request('GET', `/v1/uploads/${id}`, { auth: t.auth.projectMember }))
+          .body.upload;
+        return upload.status === 'failed' ? upload : undefined;
+      },
+      { timeoutMs: 10_000, intervalMs: 100, what: 'upload expiry' },
+    );
+    expect(expired.errorMessage).toMatch(/^expired/);
+    const complete = await harness.request('POST', `/v1/uploads/${id}/action`, {
+      auth: t.auth.projectMember,
+      body: { action: 'complete', parts: [{ partNumber: 1, etag: put.headers.get('etag') }] },
+    });
+    expect(complete.status).toBe(409);
+    const [row] = await harness.db.query<{ object_key: string }>(
+      'SELECT object_key FROM assets.uploads WHERE id = $1',
+      [id],
+    );
+    expect(await listObjects(row.object_key)).toEqual([]);
+  });
+});
