@@ -7,6 +7,15 @@ import { readdirSync, readFileSync } from 'node:fs';
  * to show where the machine's CPU went during a measurement.
  */
 export function serviceCpuMs(databaseUrl: string, kafkaControl?: string): { postgres: number; broker: number } {
+  // A /proc read now and then fails for a moment (processes come and go
+  // while we walk it): read again rather than report a missing server as 0.
+  for (let attempt = 1; ; attempt++) {
+    const found = readServices(databaseUrl, kafkaControl);
+    if ((found.postgres > 0 && (!kafkaControl || found.broker > 0)) || attempt >= 5) return found;
+  }
+}
+
+function readServices(databaseUrl: string, kafkaControl?: string): { postgres: number; broker: number } {
   try {
     const port = new URL(databaseUrl).port;
     const procs = readdirSync('/proc').filter((p) => /^\d+$/.test(p));

@@ -26,6 +26,7 @@ async function main(): Promise<void> {
     concurrency: Number(process.env.BENCH_WRITERS ?? 4),
     handler,
     relayBatch: Number(process.env.BENCH_RELAY_BATCH ?? 1000),
+    relayLingerMs: process.env.BENCH_RELAY_LINGER_MS === undefined ? undefined : Number(process.env.BENCH_RELAY_LINGER_MS),
     eventsPerTransaction: Number(process.env.BENCH_EVENTS_PER_TX ?? 500),
   });
   console.log(`real path commit → outbox → Kafka → inbox: ${real.eventsPerSecond} events/s (${real.ms} ms; ${handler} handler; writers alone ${real.writtenPerSecond} events/s)`);

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
+import { cpus } from 'node:os';
 import { PostgresConnection } from '@genasset/persistence';
-import { createTestDatabase, spawnTsProcess, waitFor } from '@genasset/testing';
+import { createTestDatabase, spawnTsProcess, waitFor, type SpawnedProcess } from '@genasset/testing';
 import { startProbeApp } from '../../libs/messaging/test/support/probe-app';
 import { migrateProbe, SINK_SCHEMA, SOURCE_SCHEMA } from '../../libs/messaging/test/support/probe-schema';
 import { writeProbes } from '../../libs/messaging/test/support/probe-writer';
@@ -23,7 +24,16 @@ export interface RealPathResult {
 export async function measureRealPath(
   brokers: string[],
   events: number,
-  options: { subjects: number; batch: number; concurrency: number; handler: 'batch' | 'event'; relayBatch: number; eventsPerTransaction: number },
+  options: {
+    subjects: number;
+    batch: number;
+    concurrency: number;
+    handler: 'batch' | 'event';
+    relayBatch: number;
+    /** Undefined: the relay's default. */
+    relayLingerMs?: number;
+    eventsPerTransaction: number;
+  },
 ): Promise<RealPathResult> {
   const prefix = `br${randomBytes(3).toString('hex')}`;
   const verbose = Boolean(process.env.BENCH_VERBOSE);
@@ -44,20 +54,23 @@ export async function measureRealPath(
     const producer = await startProbeApp({
       connection,
       produce: true,
-      messaging: { transport: 'kafka', brokers, clientId: 'bench-producer', relay: { batchSize: options.relayBatch } },
+      messaging: {
+        transport: 'kafka',
+        brokers,
+        clientId: 'bench-producer',
+        relay: { batchSize: options.relayBatch, ...(options.relayLingerMs === undefined ? {} : { lingerMs: options.relayLingerMs }) },
+      },
     });
     let relayedAt: number | undefined;
     let writersDone = false;
-    const outboxEmpty = async () =>
-      writersDone && (await connection.query(`SELECT 1 FROM ${SOURCE_SCHEMA}.outbox_events LIMIT 1`)).length === 0;
+    const outboxEmpty = async () => (await connection.query(`SELECT 1 FROM ${SOURCE_SCHEMA}.outbox_events LIMIT 1`)).length === 0;
     const applied = async () =>
       (
         await connection.query<{ n: number }>(`SELECT coalesce(sum(events), 0)::int AS n FROM ${SINK_SCHEMA}.balances WHERE subject LIKE $1`, [
           `${prefix}%`,
         ])
       )[0].n;
-    const cpuBefore = process.cpuUsage();
-    const servicesBefore = serviceCpuMs(db.url, process.env.KAFKA_MOCK_CONTROL);
+    const cpuBefore = verbose ? await cpuSnapshot(consumer, db.url) : undefined;
     const started = Date.now();
     const writing = writeProbes(producer.sourceClient, producer.outbox, {
       prefix,
@@ -70,30 +83,56 @@ export async function measureRealPath(
       return { n, ms: Date.now() - started };
     });
     const total = options.subjects * Math.ceil(events / options.subjects);
-    await waitFor(
-      async () => {
-        if (verbose && relayedAt === undefined && (await outboxEmpty())) relayedAt = Date.now();
-        return (await applied()) >= total;
-      },
-      { timeoutMs: 600_000, intervalMs: 100, what: `${total} events applied` },
-    );
+    // Nothing can be complete before the writers are: poll gently until then,
+    // then closely, so that the check adds little to the measured time.
+    const deadline = started + 600_000;
+    while ((await applied()) < total) {
+      if (Date.now() > deadline) throw new Error(`timed out waiting for ${total} events applied`);
+      if (verbose && writersDone && relayedAt === undefined && (await outboxEmpty())) relayedAt = Date.now();
+      await new Promise((r) => setTimeout(r, writersDone ? 10 : 50));
+    }
     const ms = Date.now() - started;
     const written = await writing;
-    if (verbose) {
-      const cpu = process.cpuUsage(cpuBefore);
-      const services = serviceCpuMs(db.url, process.env.KAFKA_MOCK_CONTROL);
+    if (verbose && cpuBefore) {
+      const cpu = diffCpu(cpuBefore, await cpuSnapshot(consumer, db.url));
+      const sum = cpu.bench + cpu.consumer + cpu.postgres + cpu.broker;
+      console.log(`timeline: writers done ${written.ms} ms, outbox drained ≤ ${(relayedAt ?? Date.now()) - started} ms, applied ${ms} ms`);
       console.log(
-        `timeline: writers done ${written.ms} ms, outbox drained ≤ ${(relayedAt ?? Date.now()) - started} ms, applied ${ms} ms; ` +
-          `CPU in window: bench process (writers + relay) ${Math.round((cpu.user + cpu.system) / 1000)} ms, ` +
-          `postgres ${services.postgres - servicesBefore.postgres} ms, broker ${services.broker - servicesBefore.broker} ms`,
+        `CPU in window: bench process (writers + relay) ${cpu.bench} ms, consumer process ${cpu.consumer} ms, ` +
+          `postgres ${cpu.postgres} ms, broker ${cpu.broker} ms; sum ${sum} ms = ${((100 * sum) / (ms * cpus().length)).toFixed(0)}% of ${cpus().length} cores`,
       );
     }
     await producer.close();
     return { eventsPerSecond: rate(total, ms), ms, writtenPerSecond: rate(written.n, written.ms) };
   } finally {
     await consumer.kill('SIGTERM');
-    if (verbose) console.log(consumer.output().split('\n').filter((l) => l.startsWith('CPU')).join('\n'));
     await connection.close().catch(() => undefined);
     await db.drop();
   }
+}
+
+interface CpuSnapshot {
+  bench: number;
+  consumer: number;
+  postgres: number;
+  broker: number;
+}
+
+/** CPU ms so far of this process, the consumer process (asked by SIGUSR2), PostgreSQL and the broker. */
+async function cpuSnapshot(consumer: SpawnedProcess, databaseUrl: string): Promise<CpuSnapshot> {
+  const answers = () => consumer.output().split('\n').filter((l) => l.startsWith('CPU-SINCE-READY'));
+  const before = answers().length;
+  consumer.child.kill('SIGUSR2');
+  await waitFor(() => answers().length > before, { timeoutMs: 5_000, intervalMs: 2, what: 'consumer CPU report' });
+  const self = process.cpuUsage();
+  const services = serviceCpuMs(databaseUrl, process.env.KAFKA_MOCK_CONTROL);
+  return {
+    bench: Math.round((self.user + self.system) / 1000),
+    consumer: Number(answers()[before].split(' ')[1]),
+    ...services,
+  };
+}
+
+function diffCpu(a: CpuSnapshot, b: CpuSnapshot): CpuSnapshot {
+  return { bench: b.bench - a.bench, consumer: b.consumer - a.consumer, postgres: b.postgres - a.postgres, broker: b.broker - a.broker };
 }

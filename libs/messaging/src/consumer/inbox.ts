@@ -5,10 +5,17 @@ export class Inbox {
   private readonly claimSql: string;
 
   constructor(readonly schema: string) {
-    this.claimSql = `INSERT INTO ${schemaIdent(schema)}.inbox_events (consumer, event_id)
-      SELECT $1, jsonb_array_elements_text($2::jsonb)
-      ON CONFLICT DO NOTHING
-      RETURNING event_id`;
+    // Answers with one row naming only the ids that were marked before (almost
+    // always none), instead of one row per fresh id: the claim runs through
+    // the handler's ORM transaction, where every returned row costs.
+    this.claimSql = `WITH ids AS (SELECT jsonb_array_elements_text($2::jsonb) AS id),
+      marked AS (
+        INSERT INTO ${schemaIdent(schema)}.inbox_events (consumer, event_id)
+        SELECT $1, id FROM ids
+        ON CONFLICT DO NOTHING
+        RETURNING event_id
+      )
+      SELECT array_agg(id) AS seen FROM ids WHERE id NOT IN (SELECT event_id FROM marked)`;
   }
 
   /**
@@ -19,7 +26,9 @@ export class Inbox {
    */
   async claim(tx: SqlClient, consumer: string, eventIds: readonly string[]): Promise<Set<string>> {
     if (eventIds.length === 0) return new Set();
-    const rows = await tx.$queryRawUnsafe<{ event_id: string }[]>(this.claimSql, consumer, JSON.stringify(eventIds));
-    return new Set(rows.map((r) => r.event_id));
+    const rows = await tx.$queryRawUnsafe<{ seen: string[] | null }[]>(this.claimSql, consumer, JSON.stringify(eventIds));
+    const fresh = new Set(eventIds);
+    for (const id of rows[0]?.seen ?? []) fresh.delete(id);
+    return fresh;
   }
 }

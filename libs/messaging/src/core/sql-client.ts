@@ -21,6 +21,24 @@ export interface TransactionalClient<Tx extends SqlClient = SqlClient> extends S
   $transaction<R>(fn: (tx: Tx) => Promise<R>, options?: TransactionOptions): Promise<R>;
 }
 
+/** One statement of a raw transaction (`DatabaseConnection.transaction` of @genasset/persistence). */
+export type RawQuery = <R extends Record<string, unknown> = Record<string, unknown>>(sql: string, params?: unknown[]) => Promise<R[]>;
+
+/**
+ * Runs `fn` in one transaction on one pooled connection, with plain driver
+ * calls: what the relay uses for its own SQL when it has the connection, since
+ * it needs no ORM and an ORM round trip costs several times a driver's.
+ */
+export type RawTransaction = <T>(fn: (query: RawQuery) => Promise<T>) => Promise<T>;
+
+/** A raw transaction's query function as the `SqlClient` the stores are written against. */
+export function rawSqlClient(query: RawQuery): SqlClient {
+  return {
+    $queryRawUnsafe: <T>(sql: string, ...values: unknown[]) => query(sql, values) as Promise<T>,
+    $executeRawUnsafe: async (sql: string, ...values: unknown[]) => (await query(sql, values)).length,
+  };
+}
+
 /** Quotes a schema name we build SQL with; only plain lower-case identifiers pass. */
 export function schemaIdent(schema: string): string {
   if (!/^[a-z_][a-z0-9_]*$/.test(schema)) throw new Error(`unsafe schema name for messaging: ${schema}`);

@@ -15,6 +15,8 @@ export interface KafkaServerSettings extends EventServerSettings {
   readonly groupPrefix?: string;
   /** Partitions of one consumer processed at the same time (each in its own transactions). */
   readonly partitionsConsumedConcurrently?: number;
+  /** Longest time the broker may hold an empty fetch (default 200 ms). */
+  readonly fetchMaxWaitMs?: number;
   readonly sessionTimeoutMs?: number;
 }
 
@@ -78,7 +80,7 @@ export class KafkaEventServer extends EventServer {
       allowAutoTopicCreation: false,
       sessionTimeout: this.kafkaSettings.sessionTimeoutMs ?? 30_000,
       heartbeatInterval: 3_000,
-      maxWaitTimeInMs: 200,
+      maxWaitTimeInMs: this.kafkaSettings.fetchMaxWaitMs ?? 200,
       retry: { retries: 10, initialRetryTime: 300, maxRetryTime: 10_000 },
     });
     consumer.on(consumer.events.FETCH, () => this.markFetched(name));

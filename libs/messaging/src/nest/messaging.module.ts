@@ -56,6 +56,7 @@ export class MessagingModule {
                   fromBeginning: options.fromBeginning,
                   groupPrefix: options.groupPrefix,
                   partitionsConsumedConcurrently: options.partitionsConsumedConcurrently,
+                  fetchMaxWaitMs: options.fetchMaxWaitMs,
                 })
               : new InProcessEventServer(registry, bus, settings),
           inject: [ConsumerRegistry, MESSAGING_PUBLISHER, InProcessBus],
@@ -91,6 +92,7 @@ export class MessagingModule {
               ...options.relay,
               schema,
               listen: connection ? (channel, onNotify) => connection.listen(channel, onNotify) : undefined,
+              transaction: connection ? (fn) => connection.transaction(fn) : undefined,
             });
             monitor.addRelay(relay);
             return relay;

@@ -21,8 +21,14 @@ export interface MessagingModuleOptions {
   readonly groupPrefix?: string;
   /** Kafka: partitions of one consumer processed concurrently (default 3). */
   readonly partitionsConsumedConcurrently?: number;
+  /**
+   * Kafka: longest time the broker may hold a fetch that finds nothing new
+   * (default 200 ms). A real broker answers as soon as data arrives; some test
+   * brokers (librdkafka's mock cluster) always wait this long on an empty fetch.
+   */
+  readonly fetchMaxWaitMs?: number;
   /** Defaults for every service's relay. */
-  readonly relay?: Omit<OutboxRelayOptions, 'schema' | 'listen' | 'logger'>;
+  readonly relay?: Omit<OutboxRelayOptions, 'schema' | 'listen' | 'transaction' | 'logger'>;
   /** Register the `broker` readiness check (default true). */
   readonly readiness?: boolean;
 }
@@ -39,5 +45,5 @@ export interface ServiceMessagingOptions {
   /** Modules that export `prismaToken`, when it is not global. */
   readonly imports?: ModuleMetadata['imports'];
   /** Overrides of the relay defaults for this service. */
-  readonly relay?: Omit<OutboxRelayOptions, 'schema' | 'listen' | 'logger'>;
+  readonly relay?: Omit<OutboxRelayOptions, 'schema' | 'listen' | 'transaction' | 'logger'>;
 }

@@ -2,7 +2,7 @@ import { Logger, type LoggerService } from '@nestjs/common';
 import { backoffDelay, errorMessage, sleep } from '../core/backoff';
 import type { Publisher } from '../core/messages';
 import { outboxChannel } from '../core/messaging-tables';
-import type { TransactionalClient } from '../core/sql-client';
+import { rawSqlClient, type RawTransaction, type SqlClient, type TransactionalClient } from '../core/sql-client';
 import { OutboxStore, type OutboxBacklog } from './outbox-store';
 
 export type ListenFn = (channel: string, onNotify: (payload: string) => void) => Promise<() => Promise<void>>;
@@ -11,8 +11,21 @@ export interface OutboxRelayOptions {
   readonly schema: string;
   /** NOTIFY subscription (`DatabaseConnection.listen`); without it the relay only polls. */
   readonly listen?: ListenFn;
+  /**
+   * Raw transactions on the service's database (`DatabaseConnection.transaction`):
+   * the relay's own SQL then bypasses the Prisma client. Without it the relay
+   * uses the client's interactive transactions.
+   */
+  readonly transaction?: RawTransaction;
   /** Rows per publish (default 500). */
   readonly batchSize?: number;
+  /**
+   * After publishing a batch that did not fill up, wait this long before
+   * reading again, even when NOTIFY says more is there (default 50 ms). Under
+   * load batches then grow towards `batchSize`; an idle relay still publishes
+   * a new event as soon as it is committed. 0: read again at once.
+   */
+  readonly lingerMs?: number;
   /** Safety-net poll when no NOTIFY arrives (default 1 s). */
   readonly pollIntervalMs?: number;
   /** Backoff while the transport fails (default 200 ms doubling up to 10 s). */
@@ -36,19 +49,25 @@ export interface RelayStatus {
 }
 
 const LOCKED_ELSEWHERE = -1;
+/** First re-read after activity (doubles while nothing comes, up to the poll interval). */
+const RECHECK_MIN_MS = 10;
 
 /**
  * Publishes one service schema's outbox: oldest rows first, in batches, then
- * deletes them. Woken by NOTIFY at each outbox commit, and polls as a safety
- * net (a missed notification costs latency, never an event). While the
- * transport fails it backs off and retries the same rows: nothing is lost, and
- * a batch published but not deleted (crash in between) is published again —
- * consumers are idempotent.
+ * deletes them. Woken by NOTIFY at each outbox commit; after a batch that did
+ * not fill up it lingers briefly so that batches grow under load, and re-reads
+ * shortly after activity (rows held back by the visibility rule send no NOTIFY
+ * when they become visible); polls as a safety net (a missed notification
+ * costs latency, never an event). While the transport fails it backs off and
+ * retries the same rows: nothing is lost, and a batch published but not
+ * deleted (crash in between) is published again — consumers are idempotent.
  */
 export class OutboxRelay {
   private readonly store: OutboxStore;
   private readonly batchSize: number;
   private readonly pollIntervalMs: number;
+  private readonly recheckMinMs: number;
+  private readonly lingerMs: number;
   private readonly initialBackoffMs: number;
   private readonly maxBackoffMs: number;
   private readonly transactionTimeoutMs: number;
@@ -60,6 +79,7 @@ export class OutboxRelay {
   private woken = false;
   private unlisten?: () => Promise<void>;
   private readonly listenFn?: ListenFn;
+  private readonly rawTransaction?: RawTransaction;
 
   constructor(
     private readonly client: TransactionalClient,
@@ -69,11 +89,14 @@ export class OutboxRelay {
     this.store = new OutboxStore(options.schema);
     this.batchSize = options.batchSize ?? 500;
     this.pollIntervalMs = options.pollIntervalMs ?? 1_000;
+    this.recheckMinMs = Math.min(RECHECK_MIN_MS, this.pollIntervalMs);
+    this.lingerMs = Math.max(0, options.lingerMs ?? 50);
     this.initialBackoffMs = options.initialBackoffMs ?? 200;
     this.maxBackoffMs = options.maxBackoffMs ?? 10_000;
     this.transactionTimeoutMs = options.transactionTimeoutMs ?? 60_000;
     this.logger = options.logger ?? new Logger(`OutboxRelay(${options.schema})`);
     this.listenFn = options.listen;
+    this.rawTransaction = options.transaction;
   }
 
   get schema(): string {
@@ -131,22 +154,45 @@ export class OutboxRelay {
       await this.store.remove(this.client, rows.map((r) => r.seq));
       return rows.length;
     }
-    return this.client.$transaction(
-      async (tx) => {
-        if (!(await this.store.tryLock(tx))) return LOCKED_ELSEWHERE;
-        const rows = await this.store.next(tx, this.batchSize);
-        if (rows.length === 0) return 0;
-        await this.publisher.publish(rows.map((r) => r.message));
-        await this.store.remove(tx, rows.map((r) => r.seq));
-        return rows.length;
-      },
-      { timeout: this.transactionTimeoutMs, maxWait: 10_000 },
-    );
+    return this.inTransaction(async (tx) => {
+      if (!(await this.store.tryLock(tx))) return LOCKED_ELSEWHERE;
+      const rows = await this.store.next(tx, this.batchSize);
+      if (rows.length === 0) return 0;
+      await this.publisher.publish(rows.map((r) => r.message));
+      await this.store.remove(tx, rows.map((r) => r.seq));
+      return rows.length;
+    });
+  }
+
+  /**
+   * One transaction for the relay's own SQL: on the raw connection when it has
+   * one, else through the Prisma client. Either way bounded by
+   * `transactionTimeoutMs` (a hung publish must not hold the lock forever):
+   * past it the transaction rolls back and refuses further statements.
+   */
+  private inTransaction<T>(fn: (tx: SqlClient) => Promise<T>): Promise<T> {
+    if (!this.rawTransaction) return this.client.$transaction(fn, { timeout: this.transactionTimeoutMs, maxWait: 10_000 });
+    const timeoutMs = this.transactionTimeoutMs;
+    return this.rawTransaction((query) => {
+      let open = true;
+      let timer: NodeJS.Timeout | undefined;
+      const tx = rawSqlClient((sql, params) => (open ? query(sql, params) : Promise.reject(new Error('relay transaction already closed'))));
+      const expired = new Promise<never>((_, reject) => {
+        timer = setTimeout(() => reject(new Error(`relay transaction timed out after ${timeoutMs} ms`)), timeoutMs);
+      });
+      return Promise.race([fn(tx), expired]).finally(() => {
+        open = false;
+        clearTimeout(timer);
+      });
+    });
   }
 
   private async run(signal: AbortSignal): Promise<void> {
+    let recheckMs = this.recheckMinMs;
     while (!signal.aborted) {
       let published: number;
+      // New commits (NOTIFY) restart the short re-reads: their rows may be held back.
+      if (this.woken) recheckMs = this.recheckMinMs;
       this.woken = false;
       try {
         published = await this.publishBatch();
@@ -169,12 +215,30 @@ export class OutboxRelay {
         ...(published > 0 ? { lastPublishedAt: new Date(), published: this.current.published + published } : {}),
       };
       // A full batch means more is waiting: go again without sleeping.
-      if (published === this.batchSize) continue;
-      await this.idle(signal);
+      if (published === this.batchSize) {
+        recheckMs = this.recheckMinMs;
+        continue;
+      }
+      if (published > 0) {
+        recheckMs = this.recheckMinMs;
+        if (this.lingerMs > 0) {
+          // Under load, pause after a partial batch so that the next one is
+          // larger: each batch costs a broker round trip here and a
+          // transaction per partition in every consumer.
+          await sleep(this.lingerMs, signal);
+          continue;
+        }
+      }
+      // Rows committed but not yet visible (an older transaction was still
+      // running at the read) become visible without any NOTIFY: look again
+      // shortly after activity, backing off to the poll interval when quiet.
+      const wait = published === LOCKED_ELSEWHERE ? this.pollIntervalMs : recheckMs;
+      recheckMs = Math.min(this.pollIntervalMs, recheckMs * 2);
+      await this.idle(signal, wait);
     }
   }
 
-  private idle(signal: AbortSignal): Promise<void> {
+  private idle(signal: AbortSignal, ms: number): Promise<void> {
     if (this.woken || signal.aborted) return Promise.resolve();
     return new Promise((resolve) => {
       const done = () => {
@@ -182,7 +246,7 @@ export class OutboxRelay {
         this.wake = undefined;
         resolve();
       };
-      const timer = setTimeout(done, this.pollIntervalMs);
+      const timer = setTimeout(done, ms);
       this.wake = done;
     });
   }

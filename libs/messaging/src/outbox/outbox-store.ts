@@ -27,6 +27,8 @@ export class OutboxStore {
    * Takes the schema's relay lock for the current transaction, without waiting:
    * across replicas only one relay publishes a schema's outbox at a time, which
    * is what keeps per-key order (two relays would race each other's batches).
+   * Read the rows in a later statement: its snapshot then sees everything the
+   * previous holder committed before it let go of the lock.
    */
   async tryLock(tx: SqlClient): Promise<boolean> {
     const rows = await tx.$queryRawUnsafe<{ locked: boolean }[]>(

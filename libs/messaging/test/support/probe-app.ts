@@ -8,7 +8,9 @@ import {
   Outbox,
   connectMessaging,
   outboxToken,
+  relayToken,
   type EventServer,
+  type OutboxRelay,
   type MessagingModuleOptions,
   type TransactionalClient,
 } from '../../src';
@@ -23,7 +25,11 @@ export const SINK_PRISMA = Symbol('SINK_PRISMA');
 export interface ProbeAppOptions {
   readonly messaging: MessagingModuleOptions;
   readonly connection: DatabaseConnection;
-  /** Run the producing service (its outbox relay). */
+  /**
+   * Run the producing service's outbox relay. Without it the app can still
+   * write to the source outbox, but leaves publishing to the producer process
+   * (a consuming service does not relay another service's outbox).
+   */
   readonly produce: boolean;
   /** Run the consuming service with this handler. */
   readonly consume?: ProbeHandlerOptions;
@@ -64,7 +70,6 @@ export async function startProbeApp(options: ProbeAppOptions): Promise<ProbeApp>
         producer: 'probe-producer',
         prismaToken: SOURCE_PRISMA,
         imports: [SourcePrismaModule],
-        relay: options.produce ? undefined : { pollIntervalMs: 60_000 },
       }),
     ],
   })
@@ -102,6 +107,7 @@ export async function startProbeApp(options: ProbeAppOptions): Promise<ProbeApp>
   });
   const server = consume ? connectMessaging(app) : undefined;
   await app.init();
+  if (!options.produce) await app.get<OutboxRelay>(relayToken(SOURCE_SCHEMA)).stop();
   if (server) await app.startAllMicroservices();
   return {
     app,

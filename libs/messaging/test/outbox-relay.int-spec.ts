@@ -1,0 +1,169 @@
+import { randomBytes } from 'node:crypto';
+import { createPrismaClient, PostgresConnection } from '@genasset/persistence';
+import { createTestDatabase, waitFor, type TestDatabase } from '@genasset/testing';
+import { ProbeRecorded } from '@genasset/contracts';
+import { Outbox, OutboxRelay, type OutboundMessage, type Publisher } from '../src';
+import { rawSqlClient } from '../src/core/sql-client';
+import { PrismaClient } from './src/generated/prisma/client';
+import { migrateProbe, SOURCE_SCHEMA } from './support/probe-schema';
+import { writeProbes } from './support/probe-writer';
+
+jest.setTimeout(120_000);
+
+interface Sent {
+  relay: string;
+  message: OutboundMessage;
+}
+
+/** A publisher that records what each relay sent, and whether two publishes ever overlapped. */
+function recordingPublishers() {
+  const sent: Sent[] = [];
+  let inFlight = 0;
+  let overlapped = false;
+  const publisher = (relay: string): Publisher => ({
+    deliversInProcess: false,
+    async publish(messages) {
+      inFlight++;
+      if (inFlight > 1) overlapped = true;
+      await new Promise((r) => setTimeout(r, 5));
+      for (const message of messages) sent.push({ relay, message });
+      inFlight--;
+    },
+    async check() {},
+    async close() {},
+  });
+  return { sent, publisher, overlapped: () => overlapped };
+}
+
+/** The relay's SQL on both paths: raw driver transactions and the Prisma client's. */
+describe('outbox relay', () => {
+  let db: TestDatabase;
+  let connection: PostgresConnection;
+  let prisma: PrismaClient;
+  let outbox: Outbox;
+
+  beforeAll(async () => {
+    db = await createTestDatabase('msg_relay');
+    connection = new PostgresConnection(db.url);
+    await migrateProbe(connection);
+    prisma = createPrismaClient(PrismaClient, connection);
+    outbox = new Outbox({ schema: SOURCE_SCHEMA, producer: 'probe-producer' });
+  });
+
+  afterAll(async () => {
+    await prisma?.$disconnect();
+    await connection?.close();
+    await db?.drop();
+  });
+
+  const outboxEmpty = async () => (await connection.query(`SELECT 1 FROM ${SOURCE_SCHEMA}.outbox_events LIMIT 1`)).length === 0;
+
+  it('publishes each row once, in order per key, with two relays competing for one schema', async () => {
+    const prefix = `rl${randomBytes(3).toString('hex')}`;
+    const { sent, publisher, overlapped } = recordingPublishers();
+    const common = { schema: SOURCE_SCHEMA, batchSize: 15, lingerMs: 0, pollIntervalMs: 20 };
+    const raw = new OutboxRelay(prisma, publisher('raw'), { ...common, transaction: (fn) => connection.transaction(fn) });
+    const viaPrisma = new OutboxRelay(prisma, publisher('prisma'), common);
+    try {
+      // First the Prisma path alone, then both relays competing for the lock.
+      await viaPrisma.start();
+      await writeProbes(prisma, outbox, { prefix: `${prefix}a`, subjects: 2, perSubject: 40, batch: 7, concurrency: 2 });
+      await waitFor(async () => sent.length >= 80 && (await outboxEmpty()), { timeoutMs: 60_000, what: '80 published' });
+      await raw.start();
+      await writeProbes(prisma, outbox, { prefix: `${prefix}b`, subjects: 2, perSubject: 40, batch: 7, concurrency: 2 });
+      await waitFor(async () => sent.length >= 160 && (await outboxEmpty()), { timeoutMs: 60_000, what: '160 published' });
+    } finally {
+      await Promise.all([raw.stop(), viaPrisma.stop()]);
+    }
+    expect(overlapped()).toBe(false);
+    expect(sent).toHaveLength(160);
+    expect(new Set(sent.map((s) => s.message.id)).size).toBe(160);
+    expect(sent.slice(0, 80).every((s) => s.relay === 'prisma')).toBe(true);
+    for (const subject of [`${prefix}a-s0`, `${prefix}a-s1`, `${prefix}b-s0`, `${prefix}b-s1`]) {
+      const sequences = sent
+        .map((x) => JSON.parse(x.message.value) as { key: string; data: { sequence: number } })
+        .filter((e) => e.key === subject)
+        .map((e) => e.data.sequence);
+      expect(sequences).toEqual(Array.from({ length: 40 }, (_, i) => i));
+    }
+    expect(sent[0].message.headers['x-event-type']).toBe('probe.recorded');
+  });
+
+  it('holds back rows of a later commit behind a lower seq still uncommitted, then publishes both in order without another NOTIFY', async () => {
+    const prefix = `lc${randomBytes(3).toString('hex')}`;
+    const { sent, publisher } = recordingPublishers();
+    // Polling far away: only the re-reads after activity can pick the rows up.
+    const relay = new OutboxRelay(prisma, publisher('raw'), {
+      schema: SOURCE_SCHEMA,
+      pollIntervalMs: 60_000,
+      transaction: (fn) => connection.transaction(fn),
+    });
+    const early = outbox.event(ProbeRecorded, { subject: `${prefix}-s0`, sequence: 0, amount: 1 });
+    const late = outbox.event(ProbeRecorded, { subject: `${prefix}-s0`, sequence: 1, amount: 1 });
+    let release!: () => void;
+    const released = new Promise<void>((r) => (release = r));
+    let written!: () => void;
+    const earlyWritten = new Promise<void>((r) => (written = r));
+    // The early writer takes the lower seq and stays open.
+    const earlyTx = connection.transaction(async (query) => {
+      await outbox.write(rawSqlClient(query), [early]);
+      written();
+      await released;
+    });
+    await earlyWritten;
+    await prisma.$transaction((tx) => outbox.write(tx, [late]));
+    await relay.start();
+    let heldBack: number;
+    try {
+      relay.notify();
+      await new Promise((r) => setTimeout(r, 500));
+      heldBack = sent.length;
+    } finally {
+      release();
+      await earlyTx;
+    }
+    try {
+      await waitFor(() => sent.length >= 2, { timeoutMs: 10_000, what: 'both published' });
+    } finally {
+      await relay.stop();
+    }
+    expect(heldBack).toBe(0);
+    expect(sent.map((s) => s.message.id)).toEqual([early.id, late.id]);
+  });
+
+  it('rolls back a batch whose publish hangs past the transaction timeout, and publishes it again', async () => {
+    const prefix = `to${randomBytes(3).toString('hex')}`;
+    const sent: string[] = [];
+    let calls = 0;
+    const publisher: Publisher = {
+      deliversInProcess: false,
+      async publish(messages) {
+        // The first publish hangs well past the relay's transaction timeout.
+        if (++calls === 1) await new Promise((r) => setTimeout(r, 1_500));
+        sent.push(...messages.map((m) => m.id));
+      },
+      async check() {},
+      async close() {},
+    };
+    const relay = new OutboxRelay(prisma, publisher, {
+      schema: SOURCE_SCHEMA,
+      pollIntervalMs: 50,
+      transactionTimeoutMs: 300,
+      initialBackoffMs: 50,
+      transaction: (fn) => connection.transaction(fn),
+    });
+    const events = [0, 1, 2].map((sequence) => outbox.event(ProbeRecorded, { subject: `${prefix}-s0`, sequence, amount: 1 }));
+    await prisma.$transaction((tx) => outbox.write(tx, events));
+    await relay.start();
+    try {
+      await waitFor(async () => calls >= 2 && (await outboxEmpty()), { timeoutMs: 20_000, what: 'republished after the timeout' });
+      expect(relay.status().consecutiveFailures).toBe(0);
+      // Let the hung first attempt finish: its late DELETE must be refused, not run elsewhere.
+      await new Promise((r) => setTimeout(r, 1_500));
+    } finally {
+      await relay.stop();
+    }
+    expect(sent.slice(0, 3)).toEqual(events.map((e) => e.id));
+    expect(new Set(sent)).toEqual(new Set(events.map((e) => e.id)));
+  });
+});
