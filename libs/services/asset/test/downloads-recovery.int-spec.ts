@@ -40,7 +40,7 @@ describe('batch download workers: large archives, crashes, retries', () => {
         });
         return ['success', 'failure'].includes(res.body.jobStatus) ? (res.body as Json) : undefined;
       },
-      { timeoutMs: 30_000, intervalMs: 100, what: `download ${jobId}` },
+      { timeoutMs: 90_000, intervalMs: 100, what: `download ${jobId}` },
     );
   const row = async (jobId: string) =>
     (
