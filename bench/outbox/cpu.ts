@@ -3,21 +3,21 @@ import { readdirSync, readFileSync } from 'node:fs';
 /**
  * CPU time (ms) of the shared services, read from /proc (Linux only; 0 elsewhere):
  * the PostgreSQL server of `databaseUrl` (postmaster, live backends and the
- * backends that already exited) and the mock Kafka broker. Used by BENCH_VERBOSE
- * to show where the machine's CPU went during a measurement.
+ * backends that already exited) and the mock Kafka broker. Used to show where
+ * the machine's CPU went during a measurement.
  */
-export function serviceCpuMs(databaseUrl: string, kafkaControl?: string): { postgres: number; broker: number } {
+export function serviceCpuMs(databaseUrl: string | undefined, kafkaControl?: string): { postgres: number; broker: number } {
   // A /proc read now and then fails for a moment (processes come and go
-  // while we walk it): read again rather than report a missing server as 0.
+  // while we walk it): read again rather than report a running server as 0.
   for (let attempt = 1; ; attempt++) {
     const found = readServices(databaseUrl, kafkaControl);
-    if ((found.postgres > 0 && (!kafkaControl || found.broker > 0)) || attempt >= 5) return found;
+    if (((found.postgres > 0 || !databaseUrl) && (found.broker > 0 || !kafkaControl)) || attempt >= 5) return found;
   }
 }
 
-function readServices(databaseUrl: string, kafkaControl?: string): { postgres: number; broker: number } {
+function readServices(databaseUrl: string | undefined, kafkaControl?: string): { postgres: number; broker: number } {
   try {
-    const port = new URL(databaseUrl).port;
+    const port = databaseUrl ? new URL(databaseUrl).port : undefined;
     const procs = readdirSync('/proc').filter((p) => /^\d+$/.test(p));
     let postmaster: string | undefined;
     let broker: string | undefined;
@@ -32,7 +32,7 @@ function readServices(databaseUrl: string, kafkaControl?: string): { postgres: n
         continue;
       }
       parents.set(pid, stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
-      if (/\/postgres -D /.test(cmdline) && cmdline.includes(`-p ${port} `)) postmaster = pid;
+      if (port && /\/postgres -D /.test(cmdline) && cmdline.includes(`-p ${port} `)) postmaster = pid;
       if (kafkaControl && cmdline.includes('kafka-mock') && cmdline.includes(kafkaControl)) broker = pid;
     }
     let postgres = postmaster ? ticks(postmaster, true) : 0;
@@ -40,6 +40,18 @@ function readServices(databaseUrl: string, kafkaControl?: string): { postgres: n
     return { postgres: toMs(postgres), broker: broker ? toMs(ticks(broker, true)) : 0 };
   } catch {
     return { postgres: 0, broker: 0 };
+  }
+}
+
+/** Busy CPU time (ms) of the whole machine so far, all cores (0 where /proc/stat is missing). */
+export function machineBusyMs(): number {
+  try {
+    const fields = readFileSync('/proc/stat', 'utf8').split('\n')[0].trim().split(/\s+/).slice(1).map(Number);
+    // user nice system idle iowait irq softirq steal: busy = all but idle and iowait.
+    const [user, nice, system, , , irq, softirq, steal] = fields;
+    return toMs(user + nice + system + irq + softirq + (steal ?? 0));
+  } catch {
+    return 0;
   }
 }
 

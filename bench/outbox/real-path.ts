@@ -5,7 +5,7 @@ import { createTestDatabase, spawnTsProcess, waitFor, type SpawnedProcess } from
 import { startProbeApp } from '../../libs/messaging/test/support/probe-app';
 import { migrateProbe, SINK_SCHEMA, SOURCE_SCHEMA } from '../../libs/messaging/test/support/probe-schema';
 import { writeProbes } from '../../libs/messaging/test/support/probe-writer';
-import { serviceCpuMs } from './cpu';
+import { machineBusyMs, serviceCpuMs } from './cpu';
 import { rate } from './payload';
 
 export interface RealPathResult {
@@ -13,6 +13,8 @@ export interface RealPathResult {
   ms: number;
   /** Commit rate of the writers alone (state change + outbox). */
   writtenPerSecond: number;
+  /** CPU the rest of the machine used meanwhile, in % of all cores (other load skews the figure). */
+  othersPercent: number;
 }
 
 /**
@@ -70,7 +72,7 @@ export async function measureRealPath(
           `${prefix}%`,
         ])
       )[0].n;
-    const cpuBefore = verbose ? await cpuSnapshot(consumer, db.url) : undefined;
+    const cpuBefore = await cpuSnapshot(consumer, db.url);
     const started = Date.now();
     const writing = writeProbes(producer.sourceClient, producer.outbox, {
       prefix,
@@ -93,9 +95,10 @@ export async function measureRealPath(
     }
     const ms = Date.now() - started;
     const written = await writing;
-    if (verbose && cpuBefore) {
-      const cpu = diffCpu(cpuBefore, await cpuSnapshot(consumer, db.url));
-      const sum = cpu.bench + cpu.consumer + cpu.postgres + cpu.broker;
+    const cpu = diffCpu(cpuBefore, await cpuSnapshot(consumer, db.url));
+    const sum = cpu.bench + cpu.consumer + cpu.postgres + cpu.broker;
+    const othersPercent = Math.max(0, Math.round((100 * (cpu.machine - sum)) / (ms * cpus().length)));
+    if (verbose) {
       console.log(`timeline: writers done ${written.ms} ms, outbox drained ≤ ${(relayedAt ?? Date.now()) - started} ms, applied ${ms} ms`);
       console.log(
         `CPU in window: bench process (writers + relay) ${cpu.bench} ms, consumer process ${cpu.consumer} ms, ` +
@@ -103,7 +106,7 @@ export async function measureRealPath(
       );
     }
     await producer.close();
-    return { eventsPerSecond: rate(total, ms), ms, writtenPerSecond: rate(written.n, written.ms) };
+    return { eventsPerSecond: rate(total, ms), ms, writtenPerSecond: rate(written.n, written.ms), othersPercent };
   } finally {
     await consumer.kill('SIGTERM');
     await connection.close().catch(() => undefined);
@@ -116,9 +119,11 @@ interface CpuSnapshot {
   consumer: number;
   postgres: number;
   broker: number;
+  /** Everything on the machine. */
+  machine: number;
 }
 
-/** CPU ms so far of this process, the consumer process (asked by SIGUSR2), PostgreSQL and the broker. */
+/** CPU ms so far of this process, the consumer process (asked by SIGUSR2), PostgreSQL, the broker and the whole machine. */
 async function cpuSnapshot(consumer: SpawnedProcess, databaseUrl: string): Promise<CpuSnapshot> {
   const answers = () => consumer.output().split('\n').filter((l) => l.startsWith('CPU-SINCE-READY'));
   const before = answers().length;
@@ -130,9 +135,16 @@ async function cpuSnapshot(consumer: SpawnedProcess, databaseUrl: string): Promi
     bench: Math.round((self.user + self.system) / 1000),
     consumer: Number(answers()[before].split(' ')[1]),
     ...services,
+    machine: machineBusyMs(),
   };
 }
 
 function diffCpu(a: CpuSnapshot, b: CpuSnapshot): CpuSnapshot {
-  return { bench: b.bench - a.bench, consumer: b.consumer - a.consumer, postgres: b.postgres - a.postgres, broker: b.broker - a.broker };
+  return {
+    bench: b.bench - a.bench,
+    consumer: b.consumer - a.consumer,
+    postgres: b.postgres - a.postgres,
+    broker: b.broker - a.broker,
+    machine: b.machine - a.machine,
+  };
 }
