@@ -63,7 +63,8 @@ export interface WebhookEventDataMap {
 
 export type KnownEventType = keyof WebhookEventDataMap;
 
-export const KNOWN_EVENT_TYPES: readonly KnownEventType[] = [
+/** Project event types (spec: Project event types), in the spec's order. */
+export const PROJECT_EVENT_TYPES = [
   'generation.created',
   'generation.completed',
   'generation.failed',
@@ -77,8 +78,14 @@ export const KNOWN_EVENT_TYPES: readonly KnownEventType[] = [
   'model.training.completed',
   'model.training.failed',
   'model.training.cancelled',
+] as const satisfies readonly KnownEventType[];
+
+/** Team event types (spec: Team event type). */
+export const TEAM_EVENT_TYPES = [
   'team.credit.threshold.crossed',
-];
+] as const satisfies readonly KnownEventType[];
+
+export const KNOWN_EVENT_TYPES: readonly KnownEventType[] = [...PROJECT_EVENT_TYPES, ...TEAM_EVENT_TYPES];
 
 type EventBody<T extends KnownEventType> = {
   /** Prefix `whevent_`; unchanged across retries: deduplicate on it. */

@@ -10,7 +10,7 @@ export {
   RawBodyTooLargeError,
 } from './errors';
 export type { VerificationFailureReason, WebhookRejectionReason } from './errors';
-export { parseEvent, isEventType, isKnownEventType, KNOWN_EVENT_TYPES } from './events';
+export { parseEvent, isEventType, isKnownEventType, KNOWN_EVENT_TYPES, PROJECT_EVENT_TYPES, TEAM_EVENT_TYPES } from './events';
 export type {
   WebhookEvent,
   WebhookEventOf,

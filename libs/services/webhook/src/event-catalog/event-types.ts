@@ -1,24 +1,9 @@
+import { PROJECT_EVENT_TYPES, TEAM_EVENT_TYPES } from '@genasset/webhooks';
 import type { OwnerType } from '../owners/webhook-owner';
 
-/** Every public project event type (spec: Project event types), in the spec's order. */
-export const PROJECT_EVENT_TYPES = [
-  'generation.created',
-  'generation.completed',
-  'generation.failed',
-  'asset.download.created',
-  'asset.download.completed',
-  'asset.download.failed',
-  'model.download.created',
-  'model.download.completed',
-  'model.download.failed',
-  'model.training.started',
-  'model.training.completed',
-  'model.training.failed',
-  'model.training.cancelled',
-] as const;
-
-/** Every public team event type (spec: Team event type). */
-export const TEAM_EVENT_TYPES = ['team.credit.threshold.crossed'] as const;
+// The public catalog lives in the receiver library, so what the dispatcher sends and what
+// receivers are typed against cannot drift apart.
+export { PROJECT_EVENT_TYPES, TEAM_EVENT_TYPES };
 
 export type ProjectEventType = (typeof PROJECT_EVENT_TYPES)[number];
 export type TeamEventType = (typeof TEAM_EVENT_TYPES)[number];
