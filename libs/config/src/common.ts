@@ -25,6 +25,12 @@ export const commonEnv = z.object({
   KAFKA_GROUP_PREFIX: z.string().default(''),
   /** Where a new consumer group starts; true (default) so no fact published before the first deploy is missed. */
   KAFKA_FROM_BEGINNING: vars.bool(true),
+  /**
+   * Longest time a consumer's fetch may wait at the broker when nothing new is there. A real
+   * broker answers as soon as data arrives; the test broker (librdkafka's mock cluster) always
+   * waits this long on an empty fetch, so it adds up to this much latency per hop there.
+   */
+  KAFKA_FETCH_MAX_WAIT: vars.duration('100ms'),
   S3_ENDPOINT: vars.url().optional(),
   S3_REGION: z.string().default('us-east-1'),
   S3_BUCKET: z.string().optional(),

@@ -48,6 +48,7 @@ export class ProcessModule {
           clientId: config.KAFKA_CLIENT_ID ?? options.name,
           groupPrefix: config.KAFKA_GROUP_PREFIX,
           fromBeginning: config.KAFKA_FROM_BEGINNING,
+          fetchMaxWaitMs: config.KAFKA_FETCH_MAX_WAIT,
         }),
         InternalApiModule.forProcess({ ...config, local: options.localApis }),
         ...options.services,
