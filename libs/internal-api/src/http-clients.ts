@@ -1,3 +1,4 @@
+import { InternalApiError } from '@genasset/contracts';
 import type {
   AssetObject,
   AssetsApi,
@@ -27,6 +28,21 @@ export class HttpJobsApi implements JobsApi {
         `internal/v1/jobs/${encodeURIComponent(jobId)}?${tenantQuery(tenant)}`,
       )
     )?.job;
+  }
+
+  async cancelJob(tenant: TenantRef, jobId: string): Promise<JobView | undefined> {
+    try {
+      return (
+        await this.http.request<{ job: JobView }>('POST', `internal/v1/jobs/${encodeURIComponent(jobId)}/cancel`, {
+          teamId: tenant.teamId,
+          projectId: tenant.projectId,
+        })
+      )?.job;
+    } catch (error) {
+      // Another tenant's or an unknown job: the same answer as the in-process API.
+      if (error instanceof InternalApiError && error.status === 404) return undefined;
+      throw error;
+    }
   }
 }
 

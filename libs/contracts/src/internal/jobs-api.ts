@@ -36,4 +36,10 @@ export interface JobsApi {
   createJob(command: CreateJobCommand): Promise<JobView>;
   /** The job when it belongs to the tenant's project; undefined otherwise. */
   getJob(tenant: TenantRef, jobId: string): Promise<JobView | undefined>;
+  /**
+   * Cancels a job of the tenant's project that is not final yet (its `job.canceled`
+   * fact and refund commit together). Undefined when the job is not the tenant's;
+   * an InternalApiError 409 when it is already final.
+   */
+  cancelJob(tenant: TenantRef, jobId: string): Promise<JobView | undefined>;
 }

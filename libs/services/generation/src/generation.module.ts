@@ -4,6 +4,7 @@ import { GenerationDataModule } from './generation-data.module';
 import { GenerationPrisma } from './generation.prisma';
 import { GenerateModule } from './generate/generate.module';
 import { ModelsApiModule } from './models-api/models-api.module';
+import { ModelsModule } from './models/models.module';
 import { GENERATION_SCHEMA, GENERATION_SERVICE } from './generation.schema';
 
 /**
@@ -21,6 +22,7 @@ import { GENERATION_SCHEMA, GENERATION_SERVICE } from './generation.schema';
       imports: [GenerationDataModule],
     }),
     ModelsApiModule,
+    ModelsModule,
     GenerateModule,
   ],
 })

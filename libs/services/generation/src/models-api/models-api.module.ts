@@ -1,4 +1,5 @@
 import { Global, Module } from '@nestjs/common';
+import { GenerationDataModule } from '../generation-data.module';
 import { MODELS_API } from '@genasset/contracts';
 import { InternalModelsController } from './internal-models.controller';
 import { RegistryModelsApi } from './registry-models.api';
@@ -11,6 +12,7 @@ import { RegistryModelsApi } from './registry-models.api';
  */
 @Global()
 @Module({
+  imports: [GenerationDataModule],
   controllers: [InternalModelsController],
   providers: [{ provide: MODELS_API, useClass: RegistryModelsApi }],
   exports: [MODELS_API],

@@ -30,6 +30,14 @@ export class InternalJobsController {
     if (!job) throw ApiError.notFound('Job', jobId);
     return { job };
   }
+
+  @Post(':jobId/cancel')
+  @HttpCode(200)
+  async cancel(@Param('jobId') jobId: string, @Body() tenant: TenantQueryDto): Promise<{ job: JobView }> {
+    const job = await asHttp(() => this.api.cancelJob(tenant, jobId));
+    if (!job) throw ApiError.notFound('Job', jobId);
+    return { job };
+  }
 }
 
 /** The internal API's errors keep their status, code and infos over HTTP (the client rebuilds them). */

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
-import type { CreateJobCommand, JobsApi, JobView, TenantRef } from '@genasset/contracts';
+import { InternalApiError, type CreateJobCommand, type JobsApi, type JobView, type TenantRef } from '@genasset/contracts';
 import { CreateJob } from '../jobs/create-job';
+import { JobTransitions } from '../jobs/job-transitions';
 import { JobRepository } from '../jobs/job.repository';
 import { toJobView } from '../jobs/job.view';
 
@@ -15,6 +16,7 @@ export class JobsApiService implements JobsApi {
   constructor(
     private readonly createJobUseCase: CreateJob,
     private readonly jobs: JobRepository,
+    private readonly transitions: JobTransitions,
   ) {}
 
   async createJob(command: CreateJobCommand): Promise<JobView> {
@@ -24,5 +26,17 @@ export class JobsApiService implements JobsApi {
   async getJob(tenant: TenantRef, jobId: string): Promise<JobView | undefined> {
     const job = await this.jobs.findInScope({ teamId: tenant.teamId, projectId: tenant.projectId }, jobId);
     return job ? toJobView(job) : undefined;
+  }
+
+  async cancelJob(tenant: TenantRef, jobId: string): Promise<JobView | undefined> {
+    const scope = { teamId: tenant.teamId, projectId: tenant.projectId };
+    const outcome = await this.jobs.transaction((tx) => this.transitions.apply(tx, jobId, { type: 'cancel' }, scope));
+    if (outcome.kind === 'missing') return undefined;
+    if (outcome.kind !== 'applied')
+      throw new InternalApiError(409, 'conflict', `Job ${jobId} cannot be canceled: it is already ${outcome.job.status}`, {
+        jobId,
+        status: outcome.job.status,
+      });
+    return toJobView(outcome.job);
   }
 }

@@ -18,6 +18,7 @@ export function lifecycleData(
   job: JobRecord,
   extra: { output?: JobOutputData; failureReason?: string } = {},
 ): JobLifecycleData {
+  const output = job.kind === 'model-training' ? withModelSummary(job, extra.output) : extra.output;
   return {
     jobId: job.id,
     jobType: job.jobType as JobType,
@@ -27,8 +28,31 @@ export function lifecycleData(
     projectId: job.projectId,
     progress: job.progress,
     ...(job.modelId ? { modelId: job.modelId } : {}),
-    ...(extra.output ? { output: extra.output } : {}),
+    ...(output ? { output } : {}),
     ...(extra.failureReason ? { failureReason: extra.failureReason } : {}),
+  };
+}
+
+/** The model status a training job's state stands for (upstream model statuses). */
+const TRAINING_STATUS: Partial<Record<string, string>> = {
+  success: 'trained',
+  failure: 'failed',
+  canceled: 'training-canceled',
+};
+
+/**
+ * `model.training.*` webhooks carry the model in summary form (`data.model`).
+ * The creator of a training job puts that summary in `input.model`; every fact
+ * of the job carries it with `status` following the job (training, trained,
+ * failed, training-canceled), merged with what the trainer reported on success.
+ */
+function withModelSummary(job: JobRecord, output: JobOutputData | undefined): JobOutputData | undefined {
+  const summary = (job.input as Record<string, unknown> | null)?.model;
+  if (!summary || typeof summary !== 'object') return output;
+  const status = TRAINING_STATUS[job.status] ?? 'training';
+  return {
+    ...output,
+    model: { ...(summary as Record<string, unknown>), ...output?.model, status },
   };
 }
 

@@ -1,0 +1,218 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { Type } from 'class-transformer';
+import {
+  ArrayMaxSize,
+  IsArray,
+  IsBoolean,
+  IsIn,
+  IsInt,
+  IsObject,
+  IsOptional,
+  IsString,
+  Matches,
+  Max,
+  MaxLength,
+  Min,
+  MinLength,
+} from 'class-validator';
+import { FOREIGN_ID } from '../../generate/dto/fields';
+import { MODEL_CAPABILITIES, MODEL_LIMITS, MODEL_PRIVACIES, MODEL_STATUSES, MODEL_TYPES } from '../model-types';
+
+/** `?projectId=` for team-level keys, and `originalAssets` (accepted; training image URLs are originals). */
+export class ModelsQuery {
+  @ApiPropertyOptional({ description: 'Team-level API keys: the project (project keys may omit it)' })
+  @IsOptional()
+  @Matches(FOREIGN_ID, { message: 'projectId is not a valid id' })
+  projectId?: string;
+
+  @ApiPropertyOptional({ enum: ['true', 'false'] })
+  @IsOptional()
+  @IsIn(['true', 'false'], { message: 'originalAssets must be true or false' })
+  originalAssets?: string;
+}
+
+export class ListModelsQuery extends ModelsQuery {
+  @ApiPropertyOptional({
+    enum: ['private', 'public'],
+    description: '`private` (default): the project’s models; `public`: every team’s public models',
+  })
+  @IsOptional()
+  @IsIn(['private', 'public'], { message: 'privacy must be private or public' })
+  privacy?: 'private' | 'public';
+
+  @ApiPropertyOptional({ type: Number, description: 'Items per page: default 100, minimum 1, maximum 500' })
+  @IsOptional()
+  @Type(() => Number)
+  @IsInt()
+  @Min(MODEL_LIMITS.pageSize.min)
+  @Max(MODEL_LIMITS.pageSize.max)
+  pageSize?: number;
+
+  @ApiPropertyOptional({ description: 'nextPaginationToken of the previous page' })
+  @IsOptional()
+  @IsString()
+  @MaxLength(512)
+  paginationToken?: string;
+
+  @ApiPropertyOptional({ enum: MODEL_STATUSES })
+  @IsOptional()
+  @IsIn(MODEL_STATUSES, { message: `status must be one of ${MODEL_STATUSES.join(', ')}` })
+  status?: string;
+
+  @ApiPropertyOptional({ enum: MODEL_TYPES })
+  @IsOptional()
+  @IsIn(MODEL_TYPES, { message: 'type must be a model type' })
+  type?: string;
+
+  @ApiPropertyOptional({ description: 'Only the models of this collection' })
+  @IsOptional()
+  @Matches(/^collection_[0-9A-Za-z]{1,64}$/, { message: 'collectionId must be a collection id' })
+  collectionId?: string;
+
+  @ApiPropertyOptional({ description: 'Comma-separated tags: models carrying all of them' })
+  @IsOptional()
+  @IsString()
+  @MaxLength(1024)
+  tags?: string;
+}
+
+class ModelFields {
+  @ApiPropertyOptional({ example: 'Cinematic Realism' })
+  @IsOptional()
+  @IsString()
+  @MinLength(1)
+  @MaxLength(256)
+  name?: string;
+
+  @ApiPropertyOptional()
+  @IsOptional()
+  @IsString()
+  @MaxLength(1024)
+  shortDescription?: string;
+
+  @ApiPropertyOptional({ enum: MODEL_TYPES, description: 'Default `custom`; changeable while the model is `new`' })
+  @IsOptional()
+  @IsIn(MODEL_TYPES, { message: 'type must be a model type' })
+  type?: string;
+
+  @ApiPropertyOptional({ enum: MODEL_PRIVACIES, description: 'Default private' })
+  @IsOptional()
+  @IsIn(MODEL_PRIVACIES, { message: `privacy must be one of ${MODEL_PRIVACIES.join(', ')}` })
+  privacy?: string;
+
+  @ApiPropertyOptional({ enum: MODEL_CAPABILITIES, isArray: true })
+  @IsOptional()
+  @IsArray()
+  @IsIn(MODEL_CAPABILITIES, { each: true, message: 'capabilities must hold capability names' })
+  capabilities?: string[];
+
+  @ApiPropertyOptional({
+    type: 'array',
+    items: { type: 'object' },
+    description: 'Input definitions of POST /generate/custom/{modelId} (docs/models.md)',
+  })
+  @IsOptional()
+  @IsArray()
+  inputs?: unknown[];
+
+  @ApiPropertyOptional({ type: 'object', additionalProperties: true, description: 'Training parameters' })
+  @IsOptional()
+  @IsObject()
+  parameters?: Record<string, unknown>;
+}
+
+export class CreateModelBody extends ModelFields {
+  @ApiPropertyOptional({ type: [String] })
+  @IsOptional()
+  @IsArray()
+  @ArrayMaxSize(MODEL_LIMITS.tags)
+  @IsString({ each: true })
+  @MaxLength(64, { each: true })
+  tags?: string[];
+
+  @ApiPropertyOptional({
+    type: [String],
+    description: 'Not accepted here: add the model with PUT /v1/collections/{collectionId}/models',
+  })
+  @IsOptional()
+  collectionIds?: unknown;
+}
+
+export class UpdateModelBody extends ModelFields {}
+
+export class ModelTagsBody {
+  @ApiPropertyOptional({ type: [String] })
+  @IsOptional()
+  @IsArray()
+  @ArrayMaxSize(MODEL_LIMITS.tags)
+  @IsString({ each: true })
+  @MinLength(1, { each: true })
+  @MaxLength(64, { each: true })
+  add?: string[];
+
+  @ApiPropertyOptional({ type: [String] })
+  @IsOptional()
+  @IsArray()
+  @ArrayMaxSize(MODEL_LIMITS.tags)
+  @IsString({ each: true })
+  delete?: string[];
+
+  @ApiPropertyOptional({ description: 'true: fail (400) if a tag to delete is not there or one to add already is' })
+  @IsOptional()
+  @IsBoolean()
+  strict?: boolean;
+}
+
+export class AddTrainingImagesBody {
+  @ApiPropertyOptional({ description: 'An image asset of the project (asset_…)' })
+  @IsOptional()
+  @Matches(/^asset_[0-9A-Za-z]{1,64}$/, { message: 'assetId must be an asset id (asset_…)' })
+  assetId?: string;
+
+  @ApiPropertyOptional({ type: [String], description: 'Several image assets of the project' })
+  @IsOptional()
+  @IsArray()
+  @ArrayMaxSize(MODEL_LIMITS.trainingImages)
+  @Matches(/^asset_[0-9A-Za-z]{1,64}$/, { each: true, message: 'assetIds must hold asset ids (asset_…)' })
+  assetIds?: string[];
+
+  @ApiPropertyOptional({ description: 'Not accepted: upload with POST /v1/assets, then add the asset id' })
+  @IsOptional()
+  data?: unknown;
+
+  @ApiPropertyOptional()
+  @IsOptional()
+  @IsString()
+  @MaxLength(256)
+  name?: string;
+
+  @ApiPropertyOptional({ enum: ['default', 'style', 'subject'] })
+  @IsOptional()
+  @IsIn(['default', 'style', 'subject'])
+  preset?: string;
+}
+
+export class TrainBody {
+  @ApiPropertyOptional({
+    type: 'object',
+    additionalProperties: true,
+    description: 'Training parameters (the built-in trainer reads nbEpochs and paletteSize: docs/models.md)',
+  })
+  @IsOptional()
+  @IsObject()
+  parameters?: Record<string, unknown>;
+}
+
+export class TrainingActionBody {
+  @ApiProperty({ enum: ['cancel'] })
+  @IsIn(['cancel'], { message: 'action must be cancel' })
+  action!: 'cancel';
+}
+
+export class DownloadModelBody {
+  @ApiPropertyOptional({ description: 'Accepted for compatibility; models here have one epoch' })
+  @IsOptional()
+  @IsString()
+  @MaxLength(64)
+  modelEpoch?: string;
+}

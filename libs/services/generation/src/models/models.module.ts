@@ -1,0 +1,17 @@
+import { Module } from '@nestjs/common';
+import { GenerationDataModule } from '../generation-data.module';
+import { ProjectScopes } from '../generate/project-scope';
+import { ModelAccess } from './model-access';
+import { ModelsController } from './models.controller';
+import { ModelsService } from './models.service';
+import { TrainingFactsController } from './training-facts.controller';
+import { TrainingService } from './training.service';
+
+/** The model registry (`/v1/models*`), training and export (docs/models.md). */
+@Module({
+  imports: [GenerationDataModule],
+  controllers: [ModelsController, TrainingFactsController],
+  providers: [ProjectScopes, ModelAccess, ModelsService, TrainingService],
+  exports: [ModelAccess],
+})
+export class ModelsModule {}

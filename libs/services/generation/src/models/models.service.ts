@@ -1,0 +1,280 @@
+import { Inject, Injectable, Logger } from '@nestjs/common';
+import { ASSETS_API, prefixedId, type AssetsApi, type TenantRef } from '@genasset/contracts';
+import { ApiError } from '@genasset/http';
+import { OBJECT_STORE, type ObjectStore } from '@genasset/storage';
+import { Prisma } from '../generated/prisma/client';
+import { GenerationPrisma } from '../generation.prisma';
+import { publicError } from '../generate/internal-errors';
+import type {
+  AddTrainingImagesBody,
+  CreateModelBody,
+  ListModelsQuery,
+  ModelTagsBody,
+  UpdateModelBody,
+} from './dto/model.dto';
+import { ModelAccess } from './model-access';
+import { checkInputDefinitions } from './model-inputs';
+import { DEFAULT_CAPABILITIES, MODEL_LIMITS } from './model-types';
+import { toModelView, trainingImageView, type ModelRow, type TrainingImageView } from './model.view';
+
+/** Training image URLs are signed for this long. */
+const URL_SECONDS = 3600;
+type ModelView = Record<string, unknown>;
+
+/** The model registry's routes: list, read, create, update, delete, tags, training images. */
+@Injectable()
+export class ModelsService {
+  private readonly logger = new Logger('Models');
+
+  constructor(
+    private readonly prisma: GenerationPrisma,
+    private readonly access: ModelAccess,
+    @Inject(ASSETS_API) private readonly assets: AssetsApi,
+    @Inject(OBJECT_STORE) private readonly store: ObjectStore,
+  ) {}
+
+  async list(tenant: TenantRef, query: ListModelsQuery): Promise<{ models: ModelView[]; nextPaginationToken?: string }> {
+    const pageSize = query.pageSize ?? MODEL_LIMITS.pageSize.default;
+    const after = query.paginationToken ? decodeToken(query.paginationToken) : undefined;
+    const tags = query.tags?.split(',').map((t) => t.trim()).filter(Boolean);
+    const where: Prisma.ModelWhereInput = {
+      ...(query.privacy === 'public' ? { privacy: 'public' } : { projectId: tenant.projectId }),
+      ...(query.status ? { status: query.status } : {}),
+      ...(query.type ? { type: query.type } : {}),
+      ...(query.collectionId ? { collectionIds: { has: query.collectionId } } : {}),
+      ...(tags?.length ? { tags: { hasEvery: tags } } : {}),
+      ...(after
+        ? {
+            OR: [
+              { createdAt: { lt: after.createdAt } },
+              { createdAt: after.createdAt, id: { lt: after.id } },
+            ],
+          }
+        : {}),
+    };
+    const rows = await this.prisma.model.findMany({
+      where,
+      orderBy: [{ createdAt: 'desc' }, { id: 'desc' }],
+      take: pageSize + 1,
+    });
+    const page = rows.slice(0, pageSize);
+    const models = await this.views(page, MODEL_LIMITS.listTrainingImages);
+    const last = page[page.length - 1];
+    return {
+      models,
+      ...(rows.length > pageSize && last ? { nextPaginationToken: encodeToken(last) } : {}),
+    };
+  }
+
+  async get(tenant: TenantRef, modelId: string): Promise<{ model: ModelView }> {
+    const row = await this.access.readable(tenant, modelId);
+    return { model: (await this.views([row], MODEL_LIMITS.trainingImages))[0] };
+  }
+
+  async create(tenant: TenantRef, body: CreateModelBody): Promise<{ model: ModelView }> {
+    if (body.collectionIds !== undefined)
+      throw ApiError.validation([
+        { field: 'collectionIds', messages: ['collectionIds is not supported here: add the model with PUT /v1/collections/{collectionId}/models'] },
+      ]);
+    const inputs = this.inputsOf(body.inputs);
+    const row = await this.prisma.model.create({
+      data: {
+        id: prefixedId('model'),
+        teamId: tenant.teamId,
+        projectId: tenant.projectId,
+        authorId: tenant.authorId ?? null,
+        name: body.name ?? null,
+        shortDescription: body.shortDescription ?? null,
+        type: body.type ?? 'custom',
+        privacy: body.privacy ?? 'private',
+        capabilities: body.capabilities ?? DEFAULT_CAPABILITIES,
+        inputs: (inputs ?? []) as unknown as Prisma.InputJsonValue,
+        tags: [...new Set(body.tags ?? [])],
+        ...(body.parameters ? { parameters: body.parameters as Prisma.InputJsonValue } : {}),
+      },
+    });
+    this.logger.log(`model ${row.id} created in ${tenant.projectId}`);
+    return { model: (await this.views([row], 0))[0] };
+  }
+
+  async update(tenant: TenantRef, modelId: string, body: UpdateModelBody): Promise<{ model: ModelView }> {
+    const row = await this.access.owned(tenant, modelId);
+    if (body.type !== undefined && body.type !== row.type && row.status !== 'new')
+      throw ApiError.validation([{ field: 'type', messages: ['type can only be changed while the model is new'] }]);
+    const inputs = this.inputsOf(body.inputs);
+    const updated = await this.prisma.model.update({
+      where: { id: row.id },
+      data: {
+        ...(body.name !== undefined ? { name: body.name } : {}),
+        ...(body.shortDescription !== undefined ? { shortDescription: body.shortDescription } : {}),
+        ...(body.type !== undefined ? { type: body.type } : {}),
+        ...(body.privacy !== undefined ? { privacy: body.privacy } : {}),
+        ...(body.capabilities !== undefined ? { capabilities: body.capabilities } : {}),
+        ...(inputs !== undefined ? { inputs: inputs as unknown as Prisma.InputJsonValue } : {}),
+        ...(body.parameters !== undefined ? { parameters: body.parameters as Prisma.InputJsonValue } : {}),
+        updatedAt: new Date(),
+      },
+    });
+    return this.get(tenant, updated.id);
+  }
+
+  /** Deletes the model and its training-image links (the image assets stay); refused while it trains. */
+  async delete(tenant: TenantRef, modelId: string): Promise<Record<string, never>> {
+    const row = await this.access.owned(tenant, modelId);
+    const deleted = await this.prisma.model.deleteMany({ where: { id: row.id, status: { not: 'training' } } });
+    if (deleted.count === 0)
+      throw ApiError.conflict(`model ${modelId} is training: cancel the training first`, { modelId });
+    const files = (row.artifacts as { files?: { key: string }[] } | null)?.files ?? [];
+    if (files.length) await this.store.delete(files.map((f) => f.key)).catch(() => undefined);
+    return {};
+  }
+
+  async tags(tenant: TenantRef, modelId: string, body: ModelTagsBody): Promise<{ added: string[]; deleted: string[] }> {
+    const row = await this.access.owned(tenant, modelId);
+    const current = new Set(row.tags);
+    const add = [...new Set(body.add ?? [])];
+    const remove = [...new Set(body.delete ?? [])];
+    if (body.strict) {
+      const present = add.filter((t) => current.has(t));
+      const absent = remove.filter((t) => !current.has(t));
+      if (present.length || absent.length)
+        throw ApiError.validation([
+          ...(present.length ? [{ field: 'add', messages: [`already tagged: ${present.join(', ')}`] }] : []),
+          ...(absent.length ? [{ field: 'delete', messages: [`not tagged: ${absent.join(', ')}`] }] : []),
+        ]);
+    }
+    const added = add.filter((t) => !current.has(t));
+    const deleted = remove.filter((t) => current.has(t) && !add.includes(t));
+    const next = [...row.tags.filter((t) => !deleted.includes(t)), ...added];
+    if (next.length > MODEL_LIMITS.tags)
+      throw ApiError.validation([{ field: 'add', messages: [`a model holds at most ${MODEL_LIMITS.tags} tags`] }]);
+    // Conditional on the tags read, so two concurrent edits cannot overwrite each other silently.
+    const changed = await this.prisma.model.updateMany({
+      where: { id: row.id, tags: { equals: row.tags } },
+      data: { tags: next, updatedAt: new Date() },
+    });
+    if (changed.count === 0) throw ApiError.conflict(`the tags of model ${modelId} changed meanwhile: retry`);
+    return { added, deleted };
+  }
+
+  async addTrainingImages(
+    tenant: TenantRef,
+    modelId: string,
+    body: AddTrainingImagesBody,
+  ): Promise<{ trainingImage: TrainingImageView; trainingImages: TrainingImageView[] }> {
+    if (body.data !== undefined)
+      throw ApiError.validation([
+        { field: 'data', messages: ['data is not accepted: upload the image with POST /v1/assets, then add its assetId'] },
+      ]);
+    const ids = [...new Set([...(body.assetId ? [body.assetId] : []), ...(body.assetIds ?? [])])];
+    if (ids.length === 0) throw ApiError.validation([{ field: 'assetId', messages: ['assetId or assetIds is required'] }]);
+    const row = await this.access.owned(tenant, modelId);
+    if (row.status === 'training')
+      throw ApiError.conflict(`model ${modelId} is training: its training images cannot change now`);
+    const objects = await this.assets.objects(tenant, ids).catch((e: unknown) => Promise.reject(publicError(e)));
+    const found = new Map(objects.map((o) => [o.assetId, o]));
+    for (const id of ids) {
+      const object = found.get(id);
+      if (!object) throw new ApiError(404, 'not_found', `Asset ${id} not found`, { id, field: 'assetId' });
+      if (object.kind !== 'image')
+        throw ApiError.validation([{ field: 'assetId', messages: [`asset ${id} is not an image (${object.mimeType})`] }]);
+    }
+    const count = await this.prisma.modelTrainingImage.count({ where: { modelId: row.id } });
+    if (count + ids.length > MODEL_LIMITS.trainingImages)
+      throw ApiError.validation([
+        { field: 'assetIds', messages: [`a model holds at most ${MODEL_LIMITS.trainingImages} training images`] },
+      ]);
+    await this.prisma.$transaction([
+      this.prisma.modelTrainingImage.createMany({
+        data: ids.map((assetId) => ({ modelId: row.id, assetId, name: body.name ?? '' })),
+        skipDuplicates: true,
+      }),
+      this.prisma.model.update({ where: { id: row.id }, data: { updatedAt: new Date() } }),
+    ]);
+    const images = await this.trainingImages(tenant, modelId);
+    const byId = new Map(images.trainingImages.map((i) => [i.id, i]));
+    return { trainingImage: byId.get(ids[0])!, trainingImages: ids.map((id) => byId.get(id)!).filter(Boolean) };
+  }
+
+  async trainingImages(tenant: TenantRef, modelId: string): Promise<{ trainingImages: TrainingImageView[] }> {
+    const row = await this.access.readable(tenant, modelId);
+    const images = await this.prisma.modelTrainingImage.findMany({
+      where: { modelId: row.id },
+      orderBy: [{ createdAt: 'asc' }, { assetId: 'asc' }],
+    });
+    return { trainingImages: await this.imageViews(row, images) };
+  }
+
+  async deleteTrainingImage(tenant: TenantRef, modelId: string, trainingImageId: string): Promise<Record<string, never>> {
+    const row = await this.access.owned(tenant, modelId);
+    if (row.status === 'training')
+      throw ApiError.conflict(`model ${modelId} is training: its training images cannot change now`);
+    const deleted = await this.prisma.modelTrainingImage.deleteMany({ where: { modelId: row.id, assetId: trainingImageId } });
+    if (deleted.count === 0) throw ApiError.notFound(`training image ${trainingImageId} not found`, trainingImageId);
+    return {};
+  }
+
+  /** Views of model rows with up to `imageLimit` training images each (one count and one query per page). */
+  async views(rows: ModelRow[], imageLimit: number): Promise<ModelView[]> {
+    if (rows.length === 0) return [];
+    const ids = rows.map((r) => r.id);
+    const counts = await this.prisma.modelTrainingImage.groupBy({ by: ['modelId'], where: { modelId: { in: ids } }, _count: true });
+    const countOf = new Map(counts.map((c) => [c.modelId, c._count]));
+    const images = imageLimit
+      ? await this.prisma.modelTrainingImage.findMany({
+          where: { modelId: { in: ids } },
+          orderBy: [{ createdAt: 'asc' }, { assetId: 'asc' }],
+        })
+      : [];
+    return Promise.all(
+      rows.map(async (row) => {
+        const own = images.filter((i) => i.modelId === row.id).slice(0, imageLimit);
+        return toModelView(row, await this.imageViews(row, own), countOf.get(row.id) ?? 0);
+      }),
+    );
+  }
+
+  private async imageViews(
+    row: ModelRow,
+    images: Prisma.ModelTrainingImageGetPayload<object>[],
+  ): Promise<TrainingImageView[]> {
+    if (images.length === 0) return [];
+    // The images are assets of the model's project, whoever reads the (public) model.
+    const owner = { teamId: row.teamId, projectId: row.projectId };
+    const objects = await this.assets.objects(owner, images.map((i) => i.assetId)).catch(() => []);
+    const keys = new Map(objects.map((o) => [o.assetId, o.key]));
+    return Promise.all(
+      images.map(async (image) => {
+        const key = keys.get(image.assetId);
+        // A deleted asset keeps its row (training will say so) but has nothing to download.
+        const url = key ? await this.store.signedUrl(key, { expiresInSeconds: URL_SECONDS }) : '';
+        return trainingImageView(image, url);
+      }),
+    );
+  }
+
+  private inputsOf(value: unknown[] | undefined) {
+    if (value === undefined) return undefined;
+    const { inputs, errors } = checkInputDefinitions(value);
+    if (errors.length) throw ApiError.validation(errors);
+    return inputs;
+  }
+}
+
+function encodeToken(row: Pick<ModelRow, 'createdAt' | 'id'>): string {
+  return Buffer.from(JSON.stringify([row.createdAt.getTime(), row.id])).toString('base64url');
+}
+
+function decodeToken(token: string): { createdAt: Date; id: string } {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(Buffer.from(token, 'base64url').toString('utf8'));
+  } catch {
+    parsed = undefined;
+  }
+  if (!Array.isArray(parsed) || parsed.length !== 2 || !Number.isSafeInteger(parsed[0]) || typeof parsed[1] !== 'string')
+    throw ApiError.validation([
+      { field: 'paginationToken', messages: ['paginationToken is not a token returned by this API (nextPaginationToken)'] },
+    ]);
+  return { createdAt: new Date(parsed[0] as number), id: parsed[1] };
+}

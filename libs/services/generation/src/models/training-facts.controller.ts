@@ -1,0 +1,92 @@
+import { Controller, Logger } from '@nestjs/common';
+import { Ctx, Payload } from '@nestjs/microservices';
+import {
+  JobCanceled,
+  JobFailed,
+  JobStarted,
+  JobSucceeded,
+  TOPICS,
+  type EventEnvelope,
+  type JobLifecycleData,
+} from '@genasset/contracts';
+import { EventContext, OnEvent } from '@genasset/messaging';
+import type { Prisma } from '../generated/prisma/client';
+import { GENERATION_SERVICE } from '../generation.schema';
+import type { ModelArtifacts } from './training.service';
+
+type Tx = Prisma.TransactionClient;
+
+/** The model status each final training fact stands for. */
+const FINAL: Record<string, string> = {
+  [JobSucceeded.type]: 'trained',
+  [JobFailed.type]: 'failed',
+  [JobCanceled.type]: 'training-canceled',
+};
+
+/**
+ * How the registry learns a training's outcome: job-service's lifecycle facts
+ * of `model-training` jobs. Idempotent: the messaging inbox records each fact
+ * in `ctx.tx`, and every update is conditional on the model still training
+ * with this job, so a late or repeated fact (or one of an older training)
+ * changes nothing.
+ */
+@Controller()
+export class TrainingFactsController {
+  private readonly logger = new Logger('ModelTraining');
+
+  @OnEvent(TOPICS.jobLifecycle, {
+    consumer: GENERATION_SERVICE,
+    types: [JobStarted.type, JobSucceeded.type, JobFailed.type, JobCanceled.type],
+  })
+  async fact(@Payload() envelope: EventEnvelope<JobLifecycleData>, @Ctx() ctx: EventContext<Tx>): Promise<void> {
+    const job = envelope.data;
+    if (job.kind !== 'model-training' || !job.modelId) return;
+    const tx = ctx.tx;
+    const model = await tx.model.findUnique({ where: { id: job.modelId } });
+    if (!model) return;
+    if (model.trainingJobId !== job.jobId) {
+      // PUT /train reserved the model and is about to record its job: try again shortly.
+      if (model.status === 'training' && model.trainingJobId === null)
+        throw new Error(`model ${model.id} has not recorded its training job yet`);
+      return;
+    }
+    const now = Date.now();
+    const progress = (model.trainingProgress ?? {}) as Record<string, unknown>;
+    const startedAt = typeof progress.startedAt === 'number' ? progress.startedAt : now;
+    if (envelope.type === JobStarted.type) {
+      await tx.model.updateMany({
+        where: { id: model.id, trainingJobId: job.jobId, status: 'training' },
+        data: { trainingProgress: { stage: 'running-train', progress: job.progress ?? 0, startedAt: now, updatedAt: now } },
+      });
+      return;
+    }
+    const status = FINAL[envelope.type];
+    const reported = job.output?.model as { files?: { name: string; size?: number; contentType?: string }[]; trainer?: string; statistics?: Record<string, unknown> } | undefined;
+    const artifacts: ModelArtifacts | undefined =
+      status === 'trained' && reported?.files?.length
+        ? {
+            trainer: reported.trainer ?? 'unknown',
+            prefix: modelFilesPrefix(job.projectId, model.id, job.jobId),
+            files: reported.files.map((f) => ({ ...f, key: `${modelFilesPrefix(job.projectId, model.id, job.jobId)}${f.name}` })),
+            ...(reported.statistics ? { statistics: reported.statistics } : {}),
+          }
+        : undefined;
+    // The cancel route may already have set training-canceled: that is this fact's outcome too.
+    const changed = await tx.model.updateMany({
+      where: { id: model.id, trainingJobId: job.jobId, status: { in: ['training', status] } },
+      data: {
+        status,
+        trainingProgress: { stage: 'running-train', progress: job.progress ?? 0, startedAt, updatedAt: now },
+        trainingStats: { startedAt: new Date(startedAt).toISOString(), endedAt: new Date(now).toISOString(), trainDuration: now - startedAt },
+        ...(artifacts ? { artifacts: artifacts as unknown as Prisma.InputJsonValue } : {}),
+        updatedAt: new Date(now),
+      },
+    });
+    if (changed.count) this.logger.log(`model ${model.id}: ${status} (job ${job.jobId})`);
+  }
+}
+
+/** Where a training job's files live; the inference worker writes them there (docs/models.md). */
+export function modelFilesPrefix(projectId: string, modelId: string, jobId: string): string {
+  return `models/${projectId}/${modelId}/${jobId}/`;
+}

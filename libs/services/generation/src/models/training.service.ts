@@ -1,0 +1,136 @@
+import { Inject, Injectable, Logger } from '@nestjs/common';
+import { JOBS_API, type JobsApi, type JobView, type TenantRef } from '@genasset/contracts';
+import { ApiError } from '@genasset/http';
+import { Prisma } from '../generated/prisma/client';
+import { GenerationPrisma } from '../generation.prisma';
+import { publicError } from '../generate/internal-errors';
+import { ModelAccess } from './model-access';
+import { TRAINABLE_STATUSES } from './model-types';
+import { modelSummary, type ModelRow } from './model.view';
+import { ModelsService } from './models.service';
+
+/** What a trainer left in object storage, as the model row keeps it. */
+export interface ModelArtifacts {
+  trainer: string;
+  prefix: string;
+  files: { name: string; key: string; size?: number; contentType?: string }[];
+  statistics?: Record<string, unknown>;
+}
+
+/**
+ * Training and export of a model, both as jobs of job-service (it charges,
+ * tracks and publishes their lifecycle; the inference worker runs them). The
+ * model's own status follows the training job's facts (TrainingFactsController).
+ */
+@Injectable()
+export class TrainingService {
+  private readonly logger = new Logger('ModelTraining');
+
+  constructor(
+    private readonly prisma: GenerationPrisma,
+    private readonly access: ModelAccess,
+    private readonly models: ModelsService,
+    @Inject(JOBS_API) private readonly jobs: JobsApi,
+  ) {}
+
+  async train(tenant: TenantRef, modelId: string, parameters: Record<string, unknown> | undefined) {
+    const row = await this.access.owned(tenant, modelId);
+    const images = await this.prisma.modelTrainingImage.findMany({
+      where: { modelId: row.id },
+      orderBy: [{ createdAt: 'asc' }, { assetId: 'asc' }],
+      select: { assetId: true },
+    });
+    if (images.length === 0)
+      throw ApiError.validation([
+        { field: 'trainingImages', messages: ['the model has no training images: add some with POST /v1/models/{modelId}/training-images'] },
+      ]);
+    const chosen = parameters ?? (row.parameters as Record<string, unknown> | null) ?? {};
+    // Reserve the model first: of two concurrent PUT /train only one gets past this update.
+    const reserved = await this.prisma.model.updateMany({
+      where: { id: row.id, status: { in: [...TRAINABLE_STATUSES] } },
+      data: {
+        status: 'training',
+        trainingJobId: null,
+        parameters: chosen as Prisma.InputJsonValue,
+        trainingProgress: { stage: 'pending', progress: 0, updatedAt: Date.now() },
+        updatedAt: new Date(),
+      },
+    });
+    if (reserved.count === 0)
+      throw ApiError.conflict(`model ${modelId} is already training`, { modelId, status: 'training' });
+    let job: JobView;
+    try {
+      job = await this.jobs.createJob({
+        tenant,
+        jobType: 'model-training',
+        kind: 'model-training',
+        modelId: row.id,
+        input: {
+          trainingImages: images.map((i) => i.assetId),
+          parameters: chosen,
+          modelType: row.type,
+          model: modelSummary({ ...row, status: 'training' }),
+        },
+        // Trainings are not priced yet (docs/models.md): free, but a job like any other.
+        creativeUnitsCost: 0,
+      });
+    } catch (error) {
+      await this.prisma.model.update({
+        where: { id: row.id },
+        data: { status: row.status, trainingJobId: row.trainingJobId, trainingProgress: row.trainingProgress ?? Prisma.DbNull },
+      });
+      throw publicError(error);
+    }
+    await this.prisma.model.update({ where: { id: row.id }, data: { trainingJobId: job.jobId } });
+    this.logger.log(`model ${row.id}: training job ${job.jobId} created`);
+    const { model } = await this.models.get(tenant, row.id);
+    return { model, job, creativeUnitsCost: 0, creativeUnitsDiscount: 0 };
+  }
+
+  async cancel(tenant: TenantRef, modelId: string) {
+    const row = await this.access.owned(tenant, modelId);
+    if (row.status !== 'training' || !row.trainingJobId)
+      throw ApiError.conflict(`model ${modelId} is not training (status ${row.status})`, { modelId, status: row.status });
+    const job = await this.jobs.cancelJob(tenant, row.trainingJobId).catch((e: unknown) => Promise.reject(publicError(e)));
+    if (!job) throw ApiError.conflict(`the training job of model ${modelId} is gone`);
+    // job-service decided: the job is canceled. The job.canceled fact says the same later (idempotent).
+    await this.prisma.model.updateMany({
+      where: { id: row.id, trainingJobId: row.trainingJobId, status: 'training' },
+      data: { status: 'training-canceled', updatedAt: new Date() },
+    });
+    return this.models.get(tenant, row.id);
+  }
+
+  async download(tenant: TenantRef, modelId: string): Promise<{ jobId: string }> {
+    const row = await this.access.readable(tenant, modelId);
+    const artifacts = row.artifacts as ModelArtifacts | null;
+    if (row.status !== 'trained' || !artifacts?.files?.length)
+      throw ApiError.conflict(`model ${modelId} has no trained files to export (status ${row.status})`, {
+        modelId,
+        status: row.status,
+      });
+    const job = await this.jobs
+      .createJob({
+        tenant,
+        jobType: 'model-download',
+        kind: 'model-download',
+        modelId: row.id,
+        input: { model: exportManifest(row, artifacts), files: artifacts.files },
+        creativeUnitsCost: 0,
+      })
+      .catch((e: unknown) => Promise.reject(publicError(e)));
+    return { jobId: job.jobId };
+  }
+}
+
+/** The manifest (`model.json` in the archive): what the model is and how it was trained. */
+function exportManifest(row: ModelRow, artifacts: ModelArtifacts) {
+  return {
+    ...modelSummary(row),
+    capabilities: row.capabilities,
+    parameters: row.parameters,
+    trainer: artifacts.trainer,
+    statistics: artifacts.statistics,
+    exportedAt: new Date().toISOString(),
+  };
+}
