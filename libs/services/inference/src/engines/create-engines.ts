@@ -8,11 +8,18 @@ import { CLASSICAL_MODALITIES } from './image/detect';
 import { RASTER_LIMITS } from './image/raster';
 import { MODEL_MODALITIES } from './modes';
 import { PreviewEngine } from './preview/preview.engine';
+import { TextEngine } from './text/text.engine';
 
 /** The engines of this process and which runs what, from the validated configuration. */
 export function createEngineRegistry(config: InferenceConfig): EngineRegistry {
   RASTER_LIMITS.maxPixels = config.INFERENCE_MAX_PIXELS;
-  const engines: Engine[] = [new ImageEngine(), new PreviewEngine()];
+  const preview = new PreviewEngine();
+  // The text engine gives what needs a model (inventive prompts…) to preview only where preview is the default.
+  const engines: Engine[] = [
+    new ImageEngine(),
+    new TextEngine(previewByDefault(config) ? preview : undefined),
+    preview,
+  ];
   if (config.INFERENCE_HTTP_URL) {
     engines.push(
       new HttpEngine({

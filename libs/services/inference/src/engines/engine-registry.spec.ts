@@ -3,6 +3,7 @@ import { EngineRegistry, noEngineReason, parseEngineOverrides } from './engine-r
 import { HttpEngine } from './http/http.engine';
 import { ImageEngine } from './image/image.engine';
 import { PreviewEngine } from './preview/preview.engine';
+import { TextEngine } from './text/text.engine';
 
 const http = new HttpEngine({ url: 'http://127.0.0.1:9/', timeoutMs: 1000, retries: 0, retryDelayMs: 10 });
 
@@ -61,6 +62,25 @@ describe('engine registry', () => {
     expect(
       () => new EngineRegistry([new ImageEngine()], parseEngineOverrides('txt2img=http'), false),
     ).toThrow(/INFERENCE_HTTP_URL/);
+  });
+
+  it('runs caption, describe-style, embed and prompt in the text engine, even without preview; translate stays a model mode', () => {
+    const engines = [new ImageEngine(), new TextEngine(), new PreviewEngine(), http];
+    const registry = new EngineRegistry(engines, new Map(), false);
+    for (const route of ['caption', 'describe-style', 'embed', 'prompt'])
+      expect(registry.resolve(route).name).toBe('text');
+    expect(registry.resolve('translate')).toEqual({ name: 'none' });
+    const configured = new EngineRegistry(
+      engines,
+      parseEngineOverrides('caption=http,translate=http,embed=preview'),
+      true,
+    );
+    expect(configured.resolve('caption').name).toBe('http');
+    expect(configured.resolve('translate').name).toBe('http');
+    expect(configured.resolve('embed').name).toBe('preview');
+    expect(() => new EngineRegistry(engines, parseEngineOverrides('translate=text'), true)).toThrow(
+      /the text engine cannot run translate/,
+    );
   });
 
   it('explains a missing engine in words a client can pass on', () => {

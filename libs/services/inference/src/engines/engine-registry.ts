@@ -2,8 +2,9 @@ import { ConfigError } from '@genasset/config';
 import type { Engine } from './engine';
 import { IMAGE_ROUTES } from './image/image.engine';
 import { knownRoute } from './modes';
+import { TEXT_ROUTES } from './text/text.engine';
 
-export const ENGINE_NAMES = ['image', 'preview', 'http', 'none'] as const;
+export const ENGINE_NAMES = ['image', 'text', 'preview', 'http', 'none'] as const;
 export type EngineName = (typeof ENGINE_NAMES)[number];
 
 /**
@@ -38,7 +39,8 @@ export interface ResolvedEngine {
 /**
  * Which engine runs each route: an INFERENCE_ENGINES entry for the route
  * (`detect:depth`), else one for its mode (`detect`), else the default — the
- * image engine for what it supports, the preview engine for the rest when
+ * image engine for what it supports, the text engine for caption, describe-style,
+ * embed and prompt (when registered), the preview engine for the rest when
  * preview is on (embedded and non-production), none otherwise.
  */
 export class EngineRegistry {
@@ -91,6 +93,8 @@ export class EngineRegistry {
 
   private defaultFor(route: string): EngineName {
     if (IMAGE_ROUTES.includes(route)) return 'image';
+    // Result-field modes with a classical answer (captions, embeddings…); the text engine hands what needs a model to preview.
+    if (TEXT_ROUTES.includes(route) && this.byName.has('text')) return 'text';
     return this.previewByDefault ? 'preview' : 'none';
   }
 }
