@@ -45,4 +45,38 @@ describe('validateEnvelope', () => {
     const check = validateEnvelope(encode(good), TOPICS.jobLifecycle, registry);
     expect(!check.ok && check.reason).toContain('belongs on platform.probe.v1');
   });
+
+  // Envelopes as producers write them take a hand-written fast path; every other
+  // form goes through the decorated class. Both must decide alike.
+  describe('the fast path and the class decide alike', () => {
+    const check = (envelope: object) => validateEnvelope(encode(envelope), TOPICS.platformProbe, registry);
+
+    it('accepts other valid ISO 8601 forms and a trace through the class', () => {
+      expect(check({ ...good, occurredAt: '2026-11-21T10:00:00Z' }).ok).toBe(true);
+      expect(check({ ...good, occurredAt: '2026-11-21T10:00:00.123+01:00' }).ok).toBe(true);
+      expect(check({ ...good, trace: { traceparent: '00-abc-def-01', requestId: 'req_1' } }).ok).toBe(true);
+      expect(check({ ...good, trace: null }).ok).toBe(true);
+    });
+
+    it.each([
+      ['an impossible date', { occurredAt: '2026-02-30T10:00:00.000Z' }, 'occurredAt'],
+      ['a date that is not a string', { occurredAt: 12 }, 'occurredAt'],
+      ['a lower-case id', { id: 'evt_01jcz5q3j8w6v8xq1t9g8q2n7r' }, 'id must be evt_'],
+      ['a type over 200 characters', { type: 'x'.repeat(201) }, 'type'],
+      ['a producer over 100 characters', { producer: 'p'.repeat(101) }, 'producer'],
+      ['a numeric key', { key: 7 }, 'key'],
+      ['array data', { data: [1] }, 'data'],
+      ['null data', { data: null }, 'data'],
+      ['a trace field that is not a string', { trace: { traceparent: 5 } }, 'trace.traceparent'],
+    ])('rejects %s, naming the field', (_what, change, field) => {
+      const result = check({ ...good, ...change });
+      expect(result.ok).toBe(false);
+      expect(!result.ok && result.reason).toContain(field);
+    });
+
+    it('still validates the payload of a canonical envelope', () => {
+      const result = check({ ...good, data: { subject: 'acct-1', sequence: 1, amount: 0 } });
+      expect(!result.ok && result.reason).toContain('data.amount');
+    });
+  });
 });

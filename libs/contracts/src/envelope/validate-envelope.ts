@@ -14,6 +14,34 @@ function describe(errors: ValidationError[], prefix = ''): string[] {
   });
 }
 
+const EVENT_ID = /^evt_[0-9A-Z]{26}$/;
+/** What `Date.prototype.toISOString()` writes (createEnvelope's `occurredAt`). */
+const CANONICAL_INSTANT = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
+
+const shortString = (value: unknown, max: number): boolean => typeof value === 'string' && value.length <= max;
+const optionalString = (value: unknown): boolean => value === undefined || typeof value === 'string';
+
+/**
+ * A hand-written check that accepts only envelopes as our producers write them,
+ * each of which the decorated EventEnvelope class accepts too; anything else
+ * (a missing field, another timestamp form, a null trace…) goes through the
+ * class, which decides and names the faults. Why by hand: class-transformer +
+ * class-validator cost ~13 µs per envelope, the largest single item of a
+ * consumer's CPU per event (bench/outbox), where this costs well under 1 µs.
+ */
+function isCanonicalEnvelope(value: object): value is EventEnvelope {
+  const e = value as Record<string, unknown>;
+  if (typeof e.id !== 'string' || !EVENT_ID.test(e.id)) return false;
+  if (!shortString(e.type, 200) || !shortString(e.producer, 100) || !shortString(e.key, 200)) return false;
+  const at = e.occurredAt;
+  // The round trip rejects impossible dates (2026-02-30…), as the strict ISO 8601 check does.
+  if (typeof at !== 'string' || !CANONICAL_INSTANT.test(at) || Number.isNaN(Date.parse(at)) || new Date(at).toISOString() !== at) return false;
+  if (typeof e.data !== 'object' || e.data === null || Array.isArray(e.data)) return false;
+  if (e.trace === undefined) return true;
+  const t = e.trace as Record<string, unknown> | null;
+  return typeof t === 'object' && t !== null && !Array.isArray(t) && optionalString(t.traceparent) && optionalString(t.tracestate) && optionalString(t.requestId);
+}
+
 /**
  * Parses and validates one raw message: the envelope first, then, when the
  * type is known for the topic, its payload. An unknown type on a known topic is
@@ -34,10 +62,15 @@ export function validateEnvelope(
   if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
     return { ok: false, reason: 'message is not a JSON object' };
   }
-  const envelope = plainToInstance(EventEnvelope, parsed);
-  const envelopeErrors = validateSync(envelope, { forbidUnknownValues: false });
-  if (envelopeErrors.length)
-    return { ok: false, reason: `invalid envelope: ${describe(envelopeErrors).join('; ')}` };
+  let envelope: EventEnvelope;
+  if (isCanonicalEnvelope(parsed)) {
+    envelope = parsed;
+  } else {
+    envelope = plainToInstance(EventEnvelope, parsed);
+    const envelopeErrors = validateSync(envelope, { forbidUnknownValues: false });
+    if (envelopeErrors.length)
+      return { ok: false, reason: `invalid envelope: ${describe(envelopeErrors).join('; ')}` };
+  }
 
   const definition = registry.get(envelope.type);
   if (!definition) return { ok: true, envelope };
