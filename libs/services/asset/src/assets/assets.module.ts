@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { AssetCoreModule } from '../core/asset-core.module';
+import { AssetEmbeddings } from '../embeddings/asset-embeddings';
 import { AssetListRepository } from './asset-list.repository';
 import { AssetsController } from './assets.controller';
 import { AssetsService } from './assets.service';
@@ -10,6 +11,6 @@ import { PublicAssetsController } from './public-assets.controller';
 @Module({
   imports: [AssetCoreModule],
   controllers: [PublicAssetsController, AssetsController],
-  providers: [AssetListRepository, ListAssetsService, AssetsService],
+  providers: [AssetListRepository, ListAssetsService, AssetsService, AssetEmbeddings],
 })
 export class AssetsModule {}

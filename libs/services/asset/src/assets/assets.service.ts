@@ -7,6 +7,7 @@ import { AssetRepository, type AssetRow } from '../core/asset-repository';
 import { TARGET_FORMATS } from '../core/images';
 import type { ReadScope } from '../core/read-scope';
 import { TenantScopes } from '../core/tenant-scope';
+import { AssetEmbeddings } from '../embeddings/asset-embeddings';
 import { AssetFacts } from '../facts/asset-facts';
 import { objectKeys } from '../objects/object-keys';
 import { StoredObjects } from '../objects/stored-objects';
@@ -29,6 +30,7 @@ export class AssetsService {
     private readonly presenter: AssetPresenter,
     private readonly facts: AssetFacts,
     private readonly objects: StoredObjects,
+    private readonly embeddings: AssetEmbeddings,
   ) {}
 
   /** Own-project assets, or public/unlisted assets of anyone (public access: those only). */
@@ -40,7 +42,8 @@ export class AssetsService {
     const scope = await this.readScope(principal, options.projectId);
     const row = await this.assets.findReadable(scope, assetId, { withEmbedding: options.withEmbedding });
     if (!row) throw ApiError.notFound(`asset ${assetId} not found`, assetId);
-    return this.presenter.view(row, { original: options.original, withEmbedding: options.withEmbedding });
+    const withVector = options.withEmbedding ? await this.embeddings.ensure(row) : row;
+    return this.presenter.view(withVector, { original: options.original, withEmbedding: options.withEmbedding });
   }
 
   /** The readable ones among `assetIds`, in request order; unknown and foreign ids are left out. */

@@ -9,6 +9,7 @@ import { AssetWriter } from '../core/asset-writer';
 import type { Prisma } from '../generated/prisma/client';
 import { StoredObjects } from '../objects/stored-objects';
 import { describeOutput, renditionKeyOf, UnusableOutput, type DescribedOutput } from './output-object';
+import { embeddable } from '../embeddings/image-embedding';
 
 type Tx = Prisma.TransactionClient;
 
@@ -92,7 +93,9 @@ export class CreateJobOutputs {
       if (!made.has(outputIndex))
         described.set(
           outputIndex,
-          await describeOutput(this.store, output.key, output.mimeType, outputIndex),
+          await describeOutput(this.store, output.key, output.mimeType, outputIndex, {
+            embed: embeddable({ kind: 'image', type: output.assetType, mimeType: output.mimeType }),
+          }),
         );
     }
     const runsModel = Boolean(data.modelId);
@@ -120,6 +123,7 @@ export class CreateJobOutputs {
         ...(content.renditionKey ? { renditionKey: content.renditionKey } : {}),
         properties: content.properties,
         metadata: output.metadata,
+        ...(content.embedding ? { embedding: content.embedding } : {}),
       });
       ids.push(asset.id);
     }

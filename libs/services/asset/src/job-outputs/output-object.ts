@@ -4,6 +4,7 @@ import { ObjectNotFoundError } from '@genasset/storage';
 import type { AssetKind } from '../core/asset-types';
 import { imageProperties } from '../core/asset-writer';
 import { probeImage, webRendition } from '../core/images';
+import { tryImageEmbedding } from '../embeddings/image-embedding';
 
 /** What asset-service reads from an output object before making it an asset. */
 export interface DescribedOutput {
@@ -11,6 +12,8 @@ export interface DescribedOutput {
   mimeType: string;
   properties: Record<string, unknown>;
   renditionKey?: string;
+  /** The built-in image embedding, for raster images asked to have one (see embeddings/image-embedding). */
+  embedding?: number[];
 }
 
 /** An output that cannot become an asset, whatever the retries: the job fails with this reason. */
@@ -42,6 +45,7 @@ export async function describeOutput(
   key: string,
   declaredMimeType: string,
   index: number,
+  options: { embed?: boolean } = {},
 ): Promise<DescribedOutput> {
   let bytes: Buffer;
   try {
@@ -87,11 +91,13 @@ export async function describeOutput(
     renditionKey = renditionKeyOf(key);
     await store.put(renditionKey, rendition, { contentType: 'image/webp', contentLength: rendition.length });
   }
+  const embedding = options.embed ? await tryImageEmbedding(bytes) : undefined;
   return {
     kind: 'image',
     mimeType: image.mimeType,
     properties: imageProperties(image),
     ...(renditionKey ? { renditionKey } : {}),
+    ...(embedding ? { embedding } : {}),
   };
 }
 

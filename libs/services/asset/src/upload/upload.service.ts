@@ -9,6 +9,7 @@ import { AssetWriter, imageProperties, type NewAsset } from '../core/asset-write
 import { decodeBase64Payload } from '../core/base64-payload';
 import { parseCanvas } from '../core/canvas-content';
 import { probeImage, webRendition } from '../core/images';
+import { tryImageEmbedding } from '../embeddings/image-embedding';
 import { LIMITS } from '../core/limits';
 import type { ProjectScope } from '../core/tenant-scope';
 import { objectKeys } from '../objects/object-keys';
@@ -87,6 +88,7 @@ export class UploadService {
       storageKey,
       renditionKey,
       properties: imageProperties(probed),
+      embedding: await tryImageEmbedding(bytes),
     };
     return { asset, objects };
   }

@@ -13,6 +13,7 @@ import { OBJECT_STORE, ObjectNotFoundError, type ObjectStore } from '@genasset/s
 import { AssetPrisma } from '../asset.prisma';
 import { imageProperties, AssetWriter, type NewAsset } from '../core/asset-writer';
 import { probeImage, webRendition } from '../core/images';
+import { tryImageEmbedding } from '../embeddings/image-embedding';
 import { formatBytes } from '../core/limits';
 import { ClaimLoop, message, type ClaimedTask } from '../downloads/claim-loop';
 import type { Upload } from '../generated/prisma/client';
@@ -164,6 +165,7 @@ export class UploadImporter implements OnApplicationBootstrap, OnModuleDestroy {
       mimeType: image.mimeType,
       properties: imageProperties(image),
       ...(renditionKey ? { renditionKey } : {}),
+      embedding: await tryImageEmbedding(bytes),
     };
   }
 
