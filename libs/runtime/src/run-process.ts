@@ -3,6 +3,7 @@ import { commonEnv, loadConfig, type CommonEnv } from '@genasset/config';
 import { createHttpApp, startHttpApp, type RunningHttpApp } from '@genasset/http';
 import { IDENTITY_SCHEMA, IdentityService } from '@genasset/identity';
 import { connectMessaging } from '@genasset/messaging';
+import { startTracing } from '@genasset/observability';
 import { migrate, openConnection } from '@genasset/persistence';
 import { bootstrapEmbeddedTenant, embeddedAdminToken } from './embedded-bootstrap';
 import { ProcessModule } from './process-module';
@@ -35,6 +36,8 @@ export async function runProcess(options: RunProcessOptions): Promise<RunningPro
   const env = options.env ?? process.env;
   const config = loadConfig(commonEnv, env);
   const logger = new Logger(options.name);
+  // Before anything that could open a span: on only with an OTLP endpoint configured.
+  const tracing = startTracing({ serviceName: options.name, env });
   const connection = await openConnection(config, options.name);
   const embedded = connection.kind === 'pglite';
   if (embedded) {
@@ -76,5 +79,6 @@ export async function runProcess(options: RunProcessOptions): Promise<RunningPro
     const created = await bootstrapEmbeddedTenant(app.get(IdentityService), config.DATA_DIR, adminToken);
     if (created) logger.log(`first start: created team ${created.teamId}, project ${created.projectId}; credentials in ${config.DATA_DIR}/bootstrap.json`);
   }
+  if (tracing.enabled) logger.log('tracing on: spans exported over OTLP');
   return { ...running, config, embedded };
 }

@@ -2,6 +2,12 @@ import { type DynamicModule, RequestMethod, type Type } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
 import { Logger } from 'nestjs-pino';
+import {
+  collectProcessMetrics,
+  instrumentFastify,
+  TracingInterceptor,
+  tracingEnabled,
+} from '@genasset/observability';
 import { renderErrorBody } from '../errors/api-error-body';
 import { ApiExceptionFilter } from '../errors/api-exception.filter';
 import { toApiError } from '../errors/to-api-error';
@@ -76,6 +82,10 @@ export async function createHttpApp(
     ],
   });
   app.useGlobalPipes(createValidationPipe());
+  // Request metrics always; server spans and their activation only with tracing on.
+  collectProcessMetrics();
+  instrumentFastify(fastify as never, { untraced: HEALTH_PATHS });
+  if (tracingEnabled()) app.useGlobalInterceptors(new TracingInterceptor());
   app.useGlobalFilters(new ApiExceptionFilter());
   setupOpenApi(app, options.openapi);
   return app;

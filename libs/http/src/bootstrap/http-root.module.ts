@@ -1,5 +1,6 @@
 import { type DynamicModule, Module, type Type } from '@nestjs/common';
 import { LoggerModule } from 'nestjs-pino';
+import { TracingFlush } from '@genasset/observability';
 import { HealthModule } from '../health/health.module';
 import { loggerParams, type LoggerSettings } from '../logging/logger.options';
 
@@ -13,6 +14,7 @@ export class HttpRootModule {
     return {
       module: HttpRootModule,
       imports: [LoggerModule.forRoot(loggerParams(logging)), HealthModule, root],
+      providers: [TracingFlush],
     };
   }
 }

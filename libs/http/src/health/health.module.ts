@@ -1,5 +1,6 @@
 import { Global, Module } from '@nestjs/common';
 import { HealthController } from './health.controller';
+import { MetricsController } from './metrics.controller';
 import { ReadinessRegistry } from './readiness.registry';
 
 /**
@@ -7,5 +8,5 @@ import { ReadinessRegistry } from './readiness.registry';
  * checks without importing this one. `createHttpApp` includes it.
  */
 @Global()
-@Module({ controllers: [HealthController], providers: [ReadinessRegistry], exports: [ReadinessRegistry] })
+@Module({ controllers: [HealthController, MetricsController], providers: [ReadinessRegistry], exports: [ReadinessRegistry] })
 export class HealthModule {}

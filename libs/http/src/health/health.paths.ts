@@ -1,2 +1,6 @@
-/** Probe routes: outside the `/v1` prefix, unauthenticated, logged at debug only. */
-export const HEALTH_PATHS = ['/healthz', '/readyz'];
+/**
+ * Operational routes: outside the `/v1` prefix, unauthenticated, logged at
+ * debug only, never traced, and never routed by the public gateway — the
+ * probes and the Prometheus scrape endpoint.
+ */
+export const HEALTH_PATHS = ['/healthz', '/readyz', '/metrics'];

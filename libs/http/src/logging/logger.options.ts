@@ -4,6 +4,7 @@ import { RequestMethod } from '@nestjs/common';
 import type { Params } from 'nestjs-pino';
 import pino, { type DestinationStream, type LevelWithSilent } from 'pino';
 import type { Options } from 'pino-http';
+import { httpSpans, spanLogFields, traceLogFields } from '@genasset/observability';
 import { HEALTH_PATHS } from '../health/health.paths';
 
 /** Headers that carry credentials; their values never reach a log line. */
@@ -67,6 +68,15 @@ export function loggerParams(settings: LoggerSettings): Params {
     // quietReqLogger binds `requestId` on every line logged during the request.
     quietReqLogger: true,
     customAttributeKeys: { reqId: 'requestId' },
+    // trace_id / span_id of the active span on every line (tracing on)...
+    mixin: traceLogFields,
+    // ...and on the request's own line, logged after the span closed.
+    customProps: (req: IncomingMessage, res: ServerResponse) => {
+      // Only for the response line (pino-http also calls this when the request
+      // starts: lines logged meanwhile get the ids from the mixin, not twice).
+      const span = res.headersSent ? httpSpans.get(req) : undefined;
+      return span ? spanLogFields(span) : {};
+    },
     customLogLevel: (req: IncomingMessage, res: ServerResponse, err?: Error): LevelWithSilent => {
       if (isHealthRequest(req)) return 'debug';
       return err || res.statusCode >= 500 ? 'error' : 'info';

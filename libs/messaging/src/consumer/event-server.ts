@@ -57,6 +57,12 @@ export abstract class EventServer extends Server implements CustomTransportStrat
     return Object.fromEntries([...this.processors].map(([name, p]) => [name, { ...p.stats }]));
   }
 
+  /** Consumer name → the topics it subscribes to (empty before the transport started). For lag metrics. */
+  subscriptions(): Record<string, readonly string[]> {
+    const table = this.table;
+    return table ? Object.fromEntries(table.consumers().map((c) => [c, table.topicsOf(c)])) : {};
+  }
+
   protected processorOptions(): ProcessorOptions {
     return { ...this.settings, logger: this.logger };
   }

@@ -1,5 +1,6 @@
 import type { DeadLetter, DeadLetterSink } from '../consumer/dead-letter-sink';
 import { schemaIdent, type SqlClient } from '../core/sql-client';
+import { countDeadLetter } from '../metrics/messaging.metrics';
 
 /** Embedded mode has no `<topic>.dlt`: dead letters go to the consumer's `dead_letters` table. */
 export class TableDeadLetterSink implements DeadLetterSink {
@@ -13,7 +14,8 @@ export class TableDeadLetterSink implements DeadLetterSink {
       VALUES ($1, $2, $3, $4, $5::jsonb, $6)`;
   }
 
-  async deadLetter({ consumer, record, reason, eventId }: DeadLetter): Promise<void> {
+  async deadLetter(letter: DeadLetter): Promise<void> {
+    const { consumer, record, reason, eventId } = letter;
     const payload = record.value === null ? null : record.value.toString();
     await this.client.$executeRawUnsafe(
       this.sql,
@@ -24,5 +26,6 @@ export class TableDeadLetterSink implements DeadLetterSink {
       JSON.stringify(record.headers),
       reason,
     );
+    countDeadLetter(letter);
   }
 }

@@ -1,6 +1,7 @@
 import { deadLetterTopic } from '@genasset/contracts';
 import { HEADERS } from '../core/messages';
 import type { DeadLetter, DeadLetterSink } from '../consumer/dead-letter-sink';
+import { countDeadLetter } from '../metrics/messaging.metrics';
 import type { KafkaPublisher } from './kafka-publisher';
 
 /**
@@ -10,7 +11,8 @@ import type { KafkaPublisher } from './kafka-publisher';
 export class KafkaDeadLetterSink implements DeadLetterSink {
   constructor(private readonly publisher: KafkaPublisher) {}
 
-  async deadLetter({ consumer, record, reason }: DeadLetter): Promise<void> {
+  async deadLetter(letter: DeadLetter): Promise<void> {
+    const { consumer, record, reason } = letter;
     await this.publisher.sendRaw(deadLetterTopic(record.topic), [
       {
         key: record.key,
@@ -25,5 +27,6 @@ export class KafkaDeadLetterSink implements DeadLetterSink {
         },
       },
     ]);
+    countDeadLetter(letter);
   }
 }

@@ -14,6 +14,7 @@ import { KafkaPublisher } from '../kafka/kafka-publisher';
 import { Outbox } from '../outbox/outbox';
 import { OutboxRelay } from '../outbox/outbox-relay';
 import { MessagingLifecycle, RelayLifecycle } from './messaging.lifecycle';
+import { MessagingMetrics } from './messaging-metrics';
 import { MessagingMonitor } from './messaging.monitor';
 import type { MessagingModuleOptions, ServiceMessagingOptions } from './messaging.options';
 import { MESSAGING_OPTIONS, MESSAGING_PUBLISHER, MESSAGING_SERVER, outboxToken, relayToken } from './messaging.tokens';
@@ -62,6 +63,7 @@ export class MessagingModule {
           inject: [ConsumerRegistry, MESSAGING_PUBLISHER, InProcessBus],
         },
         MessagingLifecycle,
+        MessagingMetrics,
       ],
       exports: [MESSAGING_OPTIONS, MESSAGING_PUBLISHER, MESSAGING_SERVER, ConsumerRegistry, MessagingMonitor],
     };

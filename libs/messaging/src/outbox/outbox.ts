@@ -5,6 +5,7 @@ import {
   type EventEnvelope,
   type TraceHeaders,
 } from '@genasset/contracts';
+import { currentTraceHeaders } from '@genasset/observability';
 import { envelopeHeaders } from '../core/messages';
 import { outboxChannel } from '../core/messaging-tables';
 import { schemaIdent, type SqlClient } from '../core/sql-client';
@@ -63,13 +64,19 @@ export class Outbox {
    */
   async write(tx: SqlClient, envelopes: readonly EventEnvelope[]): Promise<void> {
     if (envelopes.length === 0) return;
-    const rows = envelopes.map((envelope) => ({
+    // The writer's trace context travels with each row (envelope and headers),
+    // so the consumer continues the trace (tracing off: undefined, nothing added).
+    const trace = currentTraceHeaders();
+    const rows = envelopes.map((written) => {
+      const envelope = trace && !written.trace?.traceparent ? { ...written, trace: { ...written.trace, ...trace } } : written;
+      return {
       id: envelope.id,
       topic: this.topicOf(envelope),
       key: envelope.key,
       envelope,
       headers: envelopeHeaders(envelope),
-    }));
+      };
+    });
     await tx.$executeRawUnsafe(this.insertSql, JSON.stringify(rows), outboxChannel(this.schema));
   }
 

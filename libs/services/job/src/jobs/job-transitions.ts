@@ -13,6 +13,7 @@ import {
 } from '@genasset/contracts';
 import { Outbox } from '@genasset/messaging';
 import { CREDIT_LEDGER, type CreditLedger } from '../credits/credit-ledger';
+import { observeJobFinished } from '../metrics/job.metrics';
 import { decide, type JobEvent } from '../state-machine/job-state-machine';
 import { factOutput, lifecycleData } from './job-facts';
 import { JobRepository, type JobChange, type JobRecord, type JobScope, type JobTx } from './job.repository';
@@ -103,6 +104,7 @@ export class JobTransitions {
       await this.ledger.refund(tx, { ...entry(updated), reason: 'canceled' });
     }
     await this.outbox.write(tx, facts);
+    if (occurrence.type !== 'progress') observeJobFinished(updated, at);
     return { kind: 'applied', from: job.status as JobStatus, job: updated };
   }
 }

@@ -1,6 +1,14 @@
 import { Logger } from '@nestjs/common';
+import {
+  contextFromHeaders,
+  inSpan,
+  markSpanFailed,
+  SpanKind,
+  tracingEnabled,
+} from '@genasset/observability';
 import type { DatabaseConnection } from '@genasset/persistence';
 import { DELIVERIES_CHANNEL } from '../deliveries/delivery-wakeup';
+import { observeAttempt, observeRecorded } from '../metrics/webhook.metrics';
 import { serviceFailure, type AttemptResult } from './attempt-outcome';
 import { AttemptRecorder } from './attempt-recorder';
 import { deliveryBody } from './delivery-body';
@@ -8,7 +16,7 @@ import { DeliveryRepository, type ClaimedDelivery } from './delivery.repository'
 import { DispatchBoard } from './dispatch-board';
 import type { DispatchSettings } from './dispatch.settings';
 import { EndpointTargets, type SecretOpener } from './endpoint-targets';
-import { WebhookSender } from './webhook-sender';
+import { WebhookSender, type SignedPost } from './webhook-sender';
 
 export interface WorkerStats {
   claimed: number;
@@ -61,12 +69,19 @@ export class DeliveryWorker {
     this.targets = new EndpointTargets(secrets, { allowHttp: settings.allowHttp });
     this.board = new DispatchBoard(settings.maxInFlight, settings.endpointConcurrency);
     this.claimThreshold = Math.max(1, Math.floor(Math.min(settings.claimBatch, settings.maxInFlight) / 4));
-    this.recorder = new AttemptRecorder((batch) => this.repository.record(batch, settings), {
-      onRetryScheduled: (at) => this.scheduleWake(at),
-      onWritten: () => {
-        if (this.limited) this.wake();
+    this.recorder = new AttemptRecorder(
+      async (batch) => {
+        const retries = await this.repository.record(batch, settings);
+        observeRecorded(batch, retries.length);
+        return retries;
       },
-    });
+      {
+        onRetryScheduled: (at) => this.scheduleWake(at),
+        onWritten: () => {
+          if (this.limited) this.wake();
+        },
+      },
+    );
   }
 
   stats(): WorkerStats {
@@ -211,12 +226,32 @@ export class DeliveryWorker {
       return { ...of, ...serviceFailure(message(error)) };
     }
     this.counts.attempted++;
-    const { abandoned, ...outcome } = await this.sender.send({
-      url: target.url,
-      secret: target.secret,
-      body: body.bytes,
+    const post = { url: target.url, secret: target.secret, body: body.bytes };
+    const { abandoned, ...outcome } = tracingEnabled()
+      ? await this.tracedSend(delivery, post)
+      : await this.sender.send(post);
+    if (abandoned) return undefined;
+    observeAttempt(outcome);
+    return { ...of, ...outcome };
+  }
+
+  /** The attempt as a CLIENT span continuing the trace stored with the delivery at intake. */
+  private tracedSend(delivery: ClaimedDelivery, post: SignedPost): ReturnType<WebhookSender['send']> {
+    const attributes = {
+      'webhook.delivery.id': delivery.id,
+      'webhook.endpoint.id': delivery.endpointId,
+      'webhook.attempt': delivery.attemptCount + 1,
+      'server.address': post.url.hostname,
+    };
+    const parent = delivery.traceContext
+      ? contextFromHeaders({ traceparent: delivery.traceContext })
+      : undefined;
+    return inSpan('webhook attempt', { kind: SpanKind.CLIENT, parent, attributes }, async (span) => {
+      const sent = await this.sender.send(post);
+      span?.setAttribute('http.response.status_code', sent.responseStatusCode);
+      if (!sent.ok) markSpanFailed(span, sent.error ?? 'failed');
+      return sent;
     });
-    return abandoned ? undefined : { ...of, ...outcome };
   }
 
   /** A retry this process scheduled: wake when it falls due (to the nearest 50 ms), not at the next poll. */

@@ -10,6 +10,8 @@ export interface ClaimedDelivery {
   attemptCount: number;
   url: string;
   secretCiphertext: string;
+  /** traceparent stored at intake: the attempt's span continues that trace. */
+  traceContext?: string | null;
 }
 
 export interface ClaimResult {
@@ -74,7 +76,7 @@ const CLAIM_SQL = `
        SET lease_until = now() + $7 * interval '1 millisecond'
       FROM chosen, ${S}.webhook_endpoints e
      WHERE d.id = chosen.id AND e.id = d.endpoint_id
-    RETURNING d.id, d.endpoint_id, d.payload, d.attempt_count, e.url, e.secret_ciphertext
+    RETURNING d.id, d.endpoint_id, d.payload, d.attempt_count, e.url, e.secret_ciphertext, d.trace_context
   )
   SELECT claimed.*, n.candidates
     FROM (SELECT count(*)::int AS candidates FROM candidates) n
@@ -160,6 +162,7 @@ export class DeliveryRepository {
         attempt_count: number;
         url: string;
         secret_ciphertext: string;
+        trace_context: string | null;
         candidates: number;
       }>(CLAIM_SQL, [
         saturated,
@@ -180,6 +183,7 @@ export class DeliveryRepository {
         attemptCount: r.attempt_count,
         url: r.url,
         secretCiphertext: r.secret_ciphertext,
+        traceContext: r.trace_context,
       }));
     const candidates = rows[0]?.candidates ?? 0;
     // Due deliveries may be left: held back by a cap (saturated endpoints were not even scanned), or beyond the window.

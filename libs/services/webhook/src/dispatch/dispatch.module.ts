@@ -9,6 +9,7 @@ import { PROCESS_ENV } from '@genasset/config';
 import { DATABASE_CONNECTION, type DatabaseConnection } from '@genasset/persistence';
 import { SECRET_BOX } from '../secrets/secret-box';
 import { WebhookCoreModule } from '../webhook-core.module';
+import { WebhookMetrics } from '../metrics/webhook-metrics.provider';
 import { WEBHOOK_CONFIG, type WebhookConfig } from '../webhook.config';
 import { DeliveryWorker } from './delivery-worker';
 import { dispatchSettings } from './dispatch.settings';
@@ -45,7 +46,7 @@ export class DeliveryWorkerLifecycle implements OnApplicationBootstrap, BeforeAp
  */
 @Module({
   imports: [WebhookCoreModule],
-  providers: [DeliveryWorkerLifecycle],
+  providers: [DeliveryWorkerLifecycle, WebhookMetrics],
   exports: [DeliveryWorkerLifecycle],
 })
 export class DispatchModule {}

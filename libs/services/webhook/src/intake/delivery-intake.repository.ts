@@ -16,6 +16,8 @@ export interface NewDelivery {
   sourceEventId: string;
   type: string;
   payload: object;
+  /** traceparent of the consuming span (tracing on). */
+  traceContext?: string;
 }
 
 const schema = `"${WEBHOOK_SCHEMA.schema}"`;
@@ -36,9 +38,9 @@ const MATCH_SQL = `
 // NOTIFY is transactional: workers wake at commit, never for a rollback.
 const INSERT_SQL = `
   WITH written AS (
-    INSERT INTO ${schema}.webhook_deliveries (id, endpoint_id, source_event_id, type, payload, status, next_attempt_at)
-    SELECT d.id, d.endpoint_id, d.source_event_id, d.type, d.payload, 'created', now()
-      FROM jsonb_to_recordset($1::jsonb) AS d(id text, endpoint_id text, source_event_id text, type text, payload jsonb)
+    INSERT INTO ${schema}.webhook_deliveries (id, endpoint_id, source_event_id, type, payload, status, next_attempt_at, trace_context)
+    SELECT d.id, d.endpoint_id, d.source_event_id, d.type, d.payload, 'created', now(), d.trace_context
+      FROM jsonb_to_recordset($1::jsonb) AS d(id text, endpoint_id text, source_event_id text, type text, payload jsonb, trace_context text)
     ON CONFLICT (endpoint_id, source_event_id) DO NOTHING
     RETURNING 1
   )
@@ -65,6 +67,7 @@ export class DeliveryIntakeRepository {
       source_event_id: d.sourceEventId,
       type: d.type,
       payload: d.payload,
+      trace_context: d.traceContext,
     }));
     await tx.$executeRawUnsafe(INSERT_SQL, JSON.stringify(rows), DELIVERIES_CHANNEL);
   }

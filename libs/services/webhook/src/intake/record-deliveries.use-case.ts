@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { prefixedId } from '@genasset/contracts';
+import { currentTraceHeaders } from '@genasset/observability';
 import { eventBody, type PublicEvent } from '../event-catalog';
 import type { WebhookTx } from '../webhook.prisma';
 import { DeliveryIntakeRepository, type NewDelivery } from './delivery-intake.repository';
@@ -18,6 +19,8 @@ export class RecordDeliveries {
     // Most facts (job progress, cancelled generations) concern no receiver: no query at all.
     if (events.length === 0) return 0;
     const targets = await this.intake.matchEndpoints(tx, events);
+    // The consumer span of this batch (tracing on): every attempt's span continues it.
+    const traceContext = currentTraceHeaders()?.traceparent;
     const deliveries = targets.map(({ event, endpointId }): NewDelivery => {
       const source = events[event];
       // The delivery id is the body's id: unique per event and endpoint, kept across retries.
@@ -28,6 +31,7 @@ export class RecordDeliveries {
         sourceEventId: source.sourceEventId,
         type: source.type,
         payload: eventBody(id, source),
+        traceContext,
       };
     });
     await this.intake.insert(tx, deliveries);
