@@ -166,7 +166,7 @@ describe('collection membership: add and remove assets and models', () => {
   });
 
   describe('models', () => {
-    it('refuses models no project has (the registry is empty until models exist): 404 naming them, nothing stored', async () => {
+    it('refuses model ids the registry does not have: 404 naming them, nothing stored', async () => {
       const c = await h.createCollection(a);
       const ids = ['model_01JD6Z3Q9V8K2M4N6P8R0T2V4X', 'model_abc'];
       const res = await h.request('PUT', `/v1/collections/${c.id}/models`, {
@@ -193,6 +193,35 @@ describe('collection membership: add and remove assets and models', () => {
         status: 200,
         body: { collection: { id: c.id, modelCount: 0, itemCount: 0 } },
       });
+    });
+
+    it('adds, counts and removes the project’s registry models; another project’s model is refused like an asset', async () => {
+      const model = async (tenant: Tenant, privacy = 'private') => {
+        const res = await h.request('POST', '/v1/models', {
+          auth: tenant.auth.projectMember,
+          body: { name: 'm', privacy },
+        });
+        expect(res.status).toBe(200);
+        return res.body.model.id as string;
+      };
+      const c = await h.createCollection(a);
+      const [m1, m2] = [await model(a), await model(a)];
+      const models = (tenant: Tenant, method: 'PUT' | 'DELETE', modelIds: string[]) =>
+        h.request(method, `/v1/collections/${c.id}/models`, { auth: tenant.auth.projectMember, body: { modelIds } });
+      const added = await models(a, 'PUT', [m1, m2, m1]);
+      expect(added.status).toBe(200);
+      expect(added.body.collection).toMatchObject({ modelCount: 2, assetCount: 0, itemCount: 2 });
+      // Another team's model, even a public one, is not this project's to collect.
+      const theirs = await model(b, 'public');
+      const refused = await models(a, 'PUT', [theirs]);
+      expect(refused).toMatchObject({ status: 404, body: { infos: { modelIds: [theirs] } } });
+      const removed = await models(a, 'DELETE', [m1]);
+      expect(removed.body.collection).toMatchObject({ modelCount: 1, itemCount: 1 });
+      const rows = await h.db.query<{ model_id: string }>(
+        'SELECT model_id FROM collections.collection_models WHERE collection_id = $1',
+        [c.id],
+      );
+      expect(rows.map((r) => r.model_id)).toEqual([m2]);
     });
 
     it.each([

@@ -3,24 +3,33 @@ import { pngDataUrl, startGenerationHarness, type GenerationHarness } from './su
 
 jest.setTimeout(120_000);
 
-// POST /v1/generate/custom/{modelId}: the route and its generic checks (the
-// model-driven validation comes with the models registry).
+// POST /v1/generate/custom/{modelId}: the route and its generic checks, for a
+// registry model that declares no inputs (the input-driven validation matrix is
+// in libs/services/inference/test/models.int-spec.ts).
 describe('POST /v1/generate/custom/{modelId}', () => {
   let harness: GenerationHarness;
   let tenant: Tenant;
   let asset: string;
+  let modelId: string;
+
+  const createModel = async (owner: Tenant) => {
+    const res = await harness.request('POST', '/v1/models', { auth: owner.auth.projectMember, body: { name: 'Any' } });
+    if (res.status !== 200) throw new Error(`create model: ${res.status} ${JSON.stringify(res.body)}`);
+    return res.body.model.id as string;
+  };
 
   beforeAll(async () => {
     harness = await startGenerationHarness();
     tenant = await harness.tenant();
     asset = await harness.uploadAsset(tenant);
+    modelId = await createModel(tenant);
   });
   afterAll(async () => {
     await harness?.close();
   });
 
-  const post = (body: unknown, query = '', modelId = 'model_flux_video') =>
-    harness.request('POST', `/v1/generate/custom/${modelId}${query}`, {
+  const post = (body: unknown, query = '', id = modelId) =>
+    harness.request('POST', `/v1/generate/custom/${id}${query}`, {
       auth: tenant.auth.projectMember,
       body,
     });
@@ -73,12 +82,18 @@ describe('POST /v1/generate/custom/{modelId}', () => {
 
   it('an asset of another project answers 404', async () => {
     const other = await harness.tenant();
-    const res = await harness.request('POST', '/v1/generate/custom/model_x', {
+    const res = await harness.request('POST', `/v1/generate/custom/${await createModel(other)}`, {
       auth: other.auth.projectMember,
       body: { image: asset },
     });
     expect(res.status).toBe(404);
     expect(res.body.infos).toEqual({ id: asset, field: 'image' });
+  });
+
+  it('a model that does not exist, or is another project’s private one, answers 404', async () => {
+    expect((await post({ prompt: 'x' }, '', 'model_missing')).status).toBe(404);
+    const other = await harness.tenant();
+    expect((await post({ prompt: 'x' }, '', await createModel(other))).status).toBe(404);
   });
 
   it('an ill-formed model id answers 400', async () => {

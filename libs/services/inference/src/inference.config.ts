@@ -39,6 +39,8 @@ export const inferenceEnv = z.object({
     .default(64 * 1024 * 1024),
   /** Finished work items are deleted after this long. */
   INFERENCE_RETENTION: vars.duration('7d'),
+  /** Pause after each step of the built-in trainer: 0 in production; demos and tests slow it to watch progress or cancel. */
+  INFERENCE_TRAINER_STEP_DELAY: vars.duration('0ms'),
   /** Least time between two progress reports of one job. */
   INFERENCE_PROGRESS_INTERVAL: vars.duration('1s'),
 });

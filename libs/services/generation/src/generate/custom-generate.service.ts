@@ -13,10 +13,11 @@ import { InputResolver } from './inputs/input-resolver';
 import { JobLauncher } from './job-launcher';
 import { GENERATE_LIMITS } from './limits';
 import { ProjectScopes } from './project-scope';
+import { ModelRuns } from '../models/model-runs';
 
 const FIELD_NAME = /^[A-Za-z][A-Za-z0-9_]{0,63}$/;
 /** Job input fields this service sets for the executor. */
-const RESERVED = new Set(['generationMode', 'outputAssetId']);
+const RESERVED = new Set(['generationMode', 'outputAssetId', 'learnedModel']);
 
 /** The generic checks of a custom-model body (the model-driven ones come with the models registry). */
 export function checkCustomBody(body: unknown): Record<string, unknown> {
@@ -62,6 +63,7 @@ export class CustomGenerateService {
     private readonly inputs: InputResolver,
     private readonly pricing: GenerationPricing,
     private readonly launcher: JobLauncher,
+    private readonly models: ModelRuns,
   ) {}
 
   async generate(
@@ -73,7 +75,10 @@ export class CustomGenerateService {
     if (!FOREIGN_ID.test(modelId))
       throw ApiError.validation([{ field: 'modelId', messages: ['modelId is not a valid id'] }]);
     const tenant = await this.scopes.resolve(principal, query.projectId);
-    const body = checkCustomBody(raw);
+    const generic = checkCustomBody(raw);
+    // The model decides the rest: its declared inputs (types, rules, ranges, files as asset ids).
+    const run = await this.models.forCustom(tenant, modelId, generic);
+    const body = generic;
     const inputs = await this.inputs.resolve(tenant, customInputsOf(body));
     const price = this.pricing.price('custom', body, inputs.decoded);
     if (isDryRun(query.dryRun)) return price;
@@ -85,6 +90,7 @@ export class CustomGenerateService {
       inputs,
       price,
       modelId,
+      ...(run.learnedModel ? { extra: { learnedModel: run.learnedModel } } : {}),
     });
     return { job, ...price };
   }

@@ -1,6 +1,7 @@
 import { Module } from '@nestjs/common';
 import { PROCESS_ENV } from '@genasset/config';
 import { GENERATION_CONFIG, loadGenerationConfig } from '../generation.config';
+import { ModelsModule } from '../models/models.module';
 import { GenerationPricing } from './cost/generation-pricing';
 import { CustomGenerateController } from './custom-generate.controller';
 import { CustomGenerateService } from './custom-generate.service';
@@ -19,6 +20,7 @@ import { ResultWait } from './responses/result-wait';
  * object store (OBJECT_STORE) — all provided by the process.
  */
 @Module({
+  imports: [ModelsModule],
   controllers: [CustomGenerateController, createGenerateController(MODE_REGISTRY)],
   providers: [
     {

@@ -10,6 +10,7 @@ import { InputResolver } from './inputs/input-resolver';
 import { JobLauncher } from './job-launcher';
 import type { ModeDefinition } from './modes/mode-definition';
 import { ProjectScopes } from './project-scope';
+import { ModelRuns } from '../models/model-runs';
 import { modeResponse, RESULT_KINDS } from './responses/mode-responses';
 import { pendingAsset, reserveAssetId } from './responses/pending-asset';
 import { ResultWait } from './responses/result-wait';
@@ -49,6 +50,7 @@ export class GenerateService {
     private readonly pricing: GenerationPricing,
     private readonly launcher: JobLauncher,
     private readonly results: ResultWait,
+    private readonly models: ModelRuns,
   ) {}
 
   async generate(
@@ -68,6 +70,8 @@ export class GenerateService {
       return price;
     }
     const outputAssetId = mode.output ? reserveAssetId() : undefined;
+    // A registry model the caller may use: its learned files go to the worker with the job.
+    const learnedModel = mode.runsModel ? await this.models.forMode(tenant, body.modelId) : undefined;
     const { job, input } = await this.launcher.launch({
       tenant,
       jobType: mode.jobType,
@@ -76,7 +80,10 @@ export class GenerateService {
       inputs,
       price,
       modelId: mode.runsModel && typeof body.modelId === 'string' ? body.modelId : undefined,
-      extra: outputAssetId ? { outputAssetId } : undefined,
+      extra:
+        outputAssetId || learnedModel
+          ? { ...(outputAssetId ? { outputAssetId } : {}), ...(learnedModel ? { learnedModel } : {}) }
+          : undefined,
     });
     const current = RESULT_KINDS.has(mode.response) ? await this.results.until(tenant, job) : job;
     const asset =

@@ -2,6 +2,7 @@ import { Module } from '@nestjs/common';
 import { GenerationDataModule } from '../generation-data.module';
 import { ProjectScopes } from '../generate/project-scope';
 import { ModelAccess } from './model-access';
+import { ModelRuns } from './model-runs';
 import { ModelsController } from './models.controller';
 import { ModelsService } from './models.service';
 import { TrainingFactsController } from './training-facts.controller';
@@ -11,7 +12,7 @@ import { TrainingService } from './training.service';
 @Module({
   imports: [GenerationDataModule],
   controllers: [ModelsController, TrainingFactsController],
-  providers: [ProjectScopes, ModelAccess, ModelsService, TrainingService],
-  exports: [ModelAccess],
+  providers: [ProjectScopes, ModelAccess, ModelRuns, ModelsService, TrainingService],
+  exports: [ModelAccess, ModelRuns],
 })
 export class ModelsModule {}

@@ -1,4 +1,5 @@
 import type { JobTenantData, JobType } from '@genasset/contracts';
+import type { ObjectStore } from '@genasset/storage';
 
 /** The generation job an engine runs: the request as job-service holds it (images as asset ids or storage keys). */
 export interface EngineJob {
@@ -61,6 +62,8 @@ export interface EngineContext {
   progress(fraction: number): Promise<void>;
   /** Aborted when the job is canceled or the worker shuts down: stop as soon as you can. */
   signal: AbortSignal;
+  /** Object storage, for work whose files are not assets (trained model files, archives). */
+  store?: ObjectStore;
 }
 
 /** What an engine produced: stored outputs (become assets) and fields for the job's `output`. */

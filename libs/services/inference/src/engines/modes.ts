@@ -31,6 +31,11 @@ export function outputAssetType(mode: string): string {
     : 'unknown';
 }
 
+/** The route of model-training jobs: the image engine's built-in trainer, or an http trainer (docs/models.md). */
+export const TRAINING_ROUTE = 'model-training';
+/** Model exports: not an engine choice, the worker packs the files itself. */
+export const EXPORT_ROUTE = 'model-download';
+
 /** Modes answered with text fields (captions, embedding…), no asset. */
 export const TEXT_MODES: readonly string[] = GENERATION_MODE_GROUPS.text;
 
@@ -40,6 +45,7 @@ export function isGenerationMode(mode: string): boolean {
 
 /** Every route a configuration may name: each mode, and detect:<modality>. */
 export function knownRoute(route: string): boolean {
+  if (route === TRAINING_ROUTE) return true;
   const [mode, variant] = route.split(':');
   if (variant === undefined) return isGenerationMode(mode);
   return mode === 'detect' && variant !== '';

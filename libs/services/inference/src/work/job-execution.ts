@@ -3,7 +3,11 @@ import type { JobType } from '@genasset/contracts';
 import type { ObjectStore } from '@genasset/storage';
 import { EngineAborted, EngineError, type EngineContext, type EngineJob } from '../engines/engine';
 import { noEngineReason, type EngineRegistry } from '../engines/engine-registry';
-import { routeOf } from '../engines/modes';
+import { EXPORT_ROUTE, routeOf } from '../engines/modes';
+import { applyColourModel, readColourModel } from '../engines/training/learned-colours';
+import { exportModel } from '../engines/training/model-export';
+import type { ColourModel } from '../engines/training/model-files';
+import type { Engine } from '../engines/engine';
 import type { InferencePrisma } from '../inference.prisma';
 import type { InputReader } from './input-reader';
 import type { JobReporter } from './job-reporter';
@@ -75,7 +79,11 @@ export class JobExecution {
       );
       return;
     }
-    const resolved = this.registry.resolve(route);
+    // Model exports are not an engine choice: the worker packs the files itself.
+    const resolved =
+      route === EXPORT_ROUTE
+        ? { engine: { name: 'export', supports: () => true, run: (j, c) => exportModel(j, c, this.store) } as Engine }
+        : this.registry.resolve(route);
     if (!resolved.engine) {
       await this.fail(item, noEngineReason(route));
       return;
@@ -105,12 +113,21 @@ export class JobExecution {
       ...(item.modelId ? { modelId: item.modelId } : {}),
       attempt: item.attempts,
     };
+    // A generation naming a model the built-in trainer trained: its image outputs take the learned colours.
+    // An http engine runs its own model, so its outputs are left as they are.
+    const learned = engine.name === 'http' ? undefined : learnedColoursKey(input);
+    let colourModel: Promise<ColourModel> | undefined;
     const ctx: EngineContext = {
       readInput: this.inputs.forJob(job.tenant),
       writeOutput: async (file) => {
         if (run.controller.signal.aborted) throw new EngineAborted();
+        if (learned) {
+          colourModel ??= readColourModel(this.store, learned);
+          return writer.write(await applyColourModel(file, await colourModel));
+        }
         return writer.write(file);
       },
+      store: this.store,
       progress: async (fraction) => {
         if (run.controller.signal.aborted) throw new EngineAborted();
         const value = span(fraction);
@@ -215,6 +232,12 @@ export class JobExecution {
       () => this.stop(run.item.jobId, 'lost'),
     );
   }
+}
+
+/** `input.learnedModel.colours`: the key of the model's colour statistics, only under the job's project's models. */
+function learnedColoursKey(input: Record<string, unknown>): string | undefined {
+  const learned = input.learnedModel as { colours?: unknown; projectId?: unknown } | undefined;
+  return typeof learned?.colours === 'string' && learned.colours.startsWith('models/') ? learned.colours : undefined;
 }
 
 function message(error: unknown): string {

@@ -35,8 +35,9 @@ export class WorkIntakeController {
     @Ctx() ctx: EventContext<InferenceTx>,
   ): Promise<void> {
     const { jobId, jobType, kind, tenant, input, modelId } = envelope.data;
-    if (kind !== 'generation') return;
-    const mode = modeOf(jobType, input);
+    if (kind === 'asset-download') return;
+    // Trainings and model exports run here too; their route is their kind.
+    const mode = kind === 'generation' ? modeOf(jobType, input) : kind;
     if (!mode) {
       // Nothing says which engine could run it: fail it now rather than leave it queued forever.
       await this.reporter.failed(
@@ -64,7 +65,7 @@ export class WorkIntakeController {
     @Payload() envelope: EventEnvelope<JobWorkCanceledData>,
     @Ctx() ctx: EventContext<InferenceTx>,
   ): Promise<void> {
-    if (envelope.data.kind !== 'generation') return;
+    if (envelope.data.kind === 'asset-download') return;
     if (await this.queue.cancel(ctx.tx, envelope.data.jobId))
       this.logger.log(`job ${envelope.data.jobId}: canceled`);
   }

@@ -11,6 +11,7 @@ import { IdentityService } from '@genasset/identity';
 import { DATABASE_CONNECTION, type DatabaseConnection } from '@genasset/persistence';
 import { OBJECT_STORE, type ObjectStore } from '@genasset/storage';
 import { ALL_ROUTES } from '../engines/create-engines';
+import { TRAINER_SETTINGS } from '../engines/training/colour-trainer';
 import { EngineRegistry } from '../engines/engine-registry';
 import { INFERENCE_CONFIG, type InferenceConfig } from '../inference.config';
 import { InferencePrisma } from '../inference.prisma';
@@ -38,6 +39,7 @@ export class WorkRunnerLifecycle implements OnApplicationBootstrap, BeforeApplic
     identity: IdentityService,
     @Optional() @Inject(DATABASE_CONNECTION) db?: DatabaseConnection,
   ) {
+    TRAINER_SETTINGS.stepDelayMs = config.INFERENCE_TRAINER_STEP_DELAY;
     const grace = parseDuration(env.SHUTDOWN_GRACE ?? '25s') ?? 25_000;
     const settings = {
       concurrency: config.INFERENCE_CONCURRENCY,

@@ -9,7 +9,8 @@ import {
   type StoredOutput,
 } from '../engine';
 import { str } from '../image/params';
-import { outputAssetType, TEXT_MODES } from '../modes';
+import { outputAssetType, TEXT_MODES, TRAINING_ROUTE } from '../modes';
+import { modelFilesPrefix, putModelFile } from '../training/model-files';
 import { imageReferences, withDataUrls } from './image-references';
 
 export interface HttpEngineSettings {
@@ -83,6 +84,7 @@ export class HttpEngine implements Engine {
     await ctx.progress(0.1);
     const answer = await this.post(body, job, ctx.signal);
     await ctx.progress(0.8);
+    if (job.mode === TRAINING_ROUTE) return this.trainedFiles(answer, job, ctx);
     return this.outputs(answer, job, ctx, images);
   }
 
@@ -125,6 +127,32 @@ export class HttpEngine implements Engine {
     throw new EngineError(
       `the inference server failed (${last}) after ${attempts} attempt${attempts === 1 ? '' : 's'}`,
     );
+  }
+
+  /**
+   * An external trainer's answer (docs/engines.md): `outputs[]` are the model's
+   * files (`name`, `data`), stored as the model's files — never as assets —
+   * and `output` is kept as the model's training statistics.
+   */
+  private async trainedFiles(answer: Record<string, unknown>, job: EngineJob, ctx: EngineContext): Promise<EngineResult> {
+    const files = Array.isArray(answer.outputs) ? (answer.outputs as (ServerOutput & { name?: unknown })[]) : [];
+    if (files.length === 0 || files.length > MAX_JOB_OUTPUTS)
+      throw new EngineError(`the trainer answered with ${files.length} model files (expected 1 to ${MAX_JOB_OUTPUTS})`);
+    if (!ctx.store || !job.modelId) throw new EngineError('a training job needs object storage and a model');
+    const prefix = modelFilesPrefix(job.tenant.projectId, job.modelId, job.jobId);
+    const stored = [];
+    for (const [i, file] of files.entries()) {
+      const decoded = decodeFile(file, i);
+      const name = str(file.name) ?? `file-${i}`;
+      if (!/^[\w.-]{1,128}$/.test(name) || name.startsWith('.'))
+        throw new EngineError(`the trainer answered with an invalid file name: outputs.${i}.name`);
+      stored.push(await putModelFile(ctx.store, prefix, name, decoded.bytes, decoded.mimeType));
+    }
+    const statistics =
+      answer.output && typeof answer.output === 'object' && !Array.isArray(answer.output)
+        ? (answer.output as Record<string, unknown>)
+        : undefined;
+    return { outputs: [], extra: { engine: 'http', model: { trainer: 'http', files: stored, ...(statistics ? { statistics } : {}) } } };
   }
 
   private async outputs(

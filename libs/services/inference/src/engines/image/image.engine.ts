@@ -11,6 +11,7 @@ import { runRestyle } from './modes/restyle.mode';
 import { runSegment } from './modes/segment.mode';
 import { runTexture } from './modes/texture.mode';
 import { runUpscale } from './modes/upscale.mode';
+import { trainColourModel, TRAINER_SETTINGS } from '../training/colour-trainer';
 
 type ModeRunner = (job: EngineJob, ctx: EngineContext) => Promise<EngineResult>;
 
@@ -32,6 +33,8 @@ const RUNNERS: Readonly<Record<string, ModeRunner>> = {
 export const IMAGE_ROUTES: readonly string[] = [
   ...Object.keys(RUNNERS).filter((mode) => mode !== 'detect'),
   ...CLASSICAL_MODALITIES.map((modality) => `detect:${modality}`),
+  // The built-in trainer: learns a model's colour statistics (docs/models.md).
+  'model-training',
 ];
 
 /**
@@ -48,6 +51,8 @@ export class ImageEngine implements Engine {
   }
 
   run(job: EngineJob, ctx: EngineContext): Promise<EngineResult> {
+    if (job.mode === 'model-training')
+      return trainColourModel(job, ctx, { stepDelayMs: TRAINER_SETTINGS.stepDelayMs });
     const runner = RUNNERS[job.mode];
     if (!runner) throw new EngineError(`the image engine does not run ${job.mode}`);
     return runner(job, ctx);

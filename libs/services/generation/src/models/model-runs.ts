@@ -1,0 +1,68 @@
+import { Injectable } from '@nestjs/common';
+import type { TenantRef } from '@genasset/contracts';
+import { ApiError } from '@genasset/http';
+import { ModelAccess } from './model-access';
+import { checkInputValues, type ModelInput } from './model-inputs';
+import { isLegacyType, MODEL_ID } from './model-types';
+import type { ModelRow } from './model.view';
+import type { ModelArtifacts } from './training.service';
+
+/** The generate route of each capability, for the pointer legacy models answer with. */
+const ROUTE_OF_CAPABILITY: Record<string, string> = { txt2img: 'txt2img', img2img: 'img2img', inpaint: 'inpaint' };
+
+/**
+ * What a generation needs from the registry about the model it names: that
+ * the caller may use it, its input schema checked, and — for a model the
+ * built-in trainer trained — where its learned colours are, so the worker
+ * applies them (`input.learnedModel`).
+ */
+@Injectable()
+export class ModelRuns {
+  constructor(private readonly access: ModelAccess) {}
+
+  /** For POST /generate/custom/{modelId}: the model, its inputs checked against `body`; 400s name the input. */
+  async forCustom(tenant: TenantRef, modelId: string, body: Record<string, unknown>) {
+    const model = await this.access.readable(tenant, modelId);
+    if (isLegacyType(model.type)) {
+      const route = ROUTE_OF_CAPABILITY[model.capabilities.find((c) => ROUTE_OF_CAPABILITY[c]) ?? 'txt2img'] ?? 'txt2img';
+      throw new ApiError(
+        400,
+        'legacy_model',
+        `model ${modelId} is a ${model.type} model: generate with POST /v1/generate/${route} (or another /v1/generate/{inferenceType} route) and modelId ${modelId}`,
+        { modelId, type: model.type, path: `/v1/generate/${route}` },
+      );
+    }
+    if (model.status === 'training')
+      throw ApiError.conflict(`model ${modelId} is training: generate once it is trained`, { modelId, status: model.status });
+    const inputs = model.inputs as unknown as ModelInput[];
+    if (inputs.length > 0) {
+      const { errors, references } = checkInputValues(inputs, body);
+      if (errors.length) throw ApiError.validation(errors);
+      if (references.models.length) {
+        const readable = await this.access.readableIds(tenant, references.models.map((r) => r.id));
+        const missing = references.models.find((r) => !readable.has(r.id));
+        if (missing)
+          throw new ApiError(404, 'not_found', `Model ${missing.id} not found (${missing.field})`, {
+            id: missing.id,
+            field: missing.field,
+          });
+      }
+    }
+    return { model, learnedModel: learnedModelOf(model), constrained: inputs.length > 0 };
+  }
+
+  /** For the other modes: a registry model id in `modelId` must be readable; returns its learned files, if any. */
+  async forMode(tenant: TenantRef, modelId: unknown): Promise<Record<string, unknown> | undefined> {
+    if (typeof modelId !== 'string' || !MODEL_ID.test(modelId)) return undefined;
+    const readable = await this.access.readableIds(tenant, [modelId]);
+    if (!readable.has(modelId)) return undefined;
+    return learnedModelOf(await this.access.readable(tenant, modelId));
+  }
+}
+
+function learnedModelOf(model: ModelRow): Record<string, unknown> | undefined {
+  const artifacts = model.artifacts as ModelArtifacts | null;
+  if (model.status !== 'trained' || artifacts?.trainer !== 'builtin-colour') return undefined;
+  const file = artifacts.files.find((f) => f.name === 'model.json');
+  return file ? { modelId: model.id, colours: file.key } : undefined;
+}
