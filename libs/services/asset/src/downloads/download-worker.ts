@@ -205,7 +205,11 @@ export class DownloadWorker implements OnApplicationBootstrap, OnModuleDestroy {
   /** After a failed build: give back, retry later, or fail the job. */
   private async settle(row: ClaimedDownload, error: unknown): Promise<void> {
     try {
-      if (error instanceof ClaimLost) return;
+      if (error instanceof ClaimLost) {
+        // Not an error of the archive: visible, because a lease too short for the load shows up here.
+        this.logger.warn(`stopped building ${row.jobId}: ${error.message} (canceled, or its lease ran out)`);
+        return;
+      }
       if (error instanceof Stopping) {
         await this.downloads.release(row.jobId, this.workerId, 0);
         return;
