@@ -19,13 +19,17 @@ describe('asset details, get-bulk and deletion', () => {
   });
 
   describe('GET /v1/assets/{assetId}', () => {
-    it('returns the asset; withEmbedding adds the embedding when there is one', async () => {
+    it('returns the asset; withEmbedding adds the stored embedding', async () => {
       const asset = await uploadImage(harness, t.auth.projectMember);
       const plain = await harness.request('GET', `/v1/assets/${asset.id}`, { auth: t.auth.projectMember });
       expect(plain.status).toBe(200);
       expect(plain.body.asset).toMatchObject({ id: asset.id, mimeType: 'image/png' });
       expect(plain.body.asset.embedding).toBeUndefined();
-      expect((await harness.request('GET', `/v1/assets/${asset.id}?withEmbedding=true`, { auth: t.auth.projectMember })).body.asset.embedding).toBeUndefined();
+      // An upload gets the built-in image embedding when it is created.
+      const computed = (await harness.request('GET', `/v1/assets/${asset.id}?withEmbedding=true`, { auth: t.auth.projectMember })).body.asset.embedding;
+      expect(computed).toHaveLength(1024);
+      expect(Math.hypot(...computed)).toBeCloseTo(1, 3);
+      // What is stored is what is returned.
       await setColumns(harness, asset.id, `embedding = $2::real[]`, [[0.25, -1.5, 3]]);
       const withEmbedding = await harness.request('GET', `/v1/assets/${asset.id}?withEmbedding=true`, { auth: t.auth.projectMember });
       expect(withEmbedding.body.asset.embedding).toEqual([0.25, -1.5, 3]);
