@@ -346,6 +346,20 @@ describe('kubernetes manifests', () => {
         expect(Number(t.metadata.lagThreshold)).toBeGreaterThan(0);
       }
     }
+    // The worker's real backlog is rows, not lag (its intake empties the topic at once).
+    const worker = spec<{ triggers: { type: string; metadata: Record<string, string> }[] }>(
+      named('ScaledObject', 'inference-worker'),
+    );
+    const rows = worker.triggers.find((t) => t.type === 'postgresql');
+    expect(rows?.metadata).toMatchObject({
+      connectionFromEnv: 'DATABASE_URL',
+      query: expect.stringMatching(
+        /FROM inference\.work_items WHERE \(status = 'queued' AND available_at <= now\(\)\)/,
+      ),
+    });
+    expect(Number(rows?.metadata.targetQueryValue)).toBeGreaterThan(0);
+    const [container] = podOf(named('Deployment', 'inference-worker')).spec.containers;
+    expect(container.env?.some((e) => e.name === 'DATABASE_URL')).toBe(true);
   });
 
   it('has the topics Job and one migration Job per schema, each on the cli image', () => {
