@@ -1,4 +1,4 @@
-import type { Tenant } from '@genasset/testing';
+import { WebhookReceiver, type Tenant } from '@genasset/testing';
 import { paint, startInferenceHarness, type InferenceHarness } from './support/inference-harness';
 
 jest.setTimeout(180_000);
@@ -140,5 +140,76 @@ describe('inference-worker: text modes and asset embeddings', () => {
     });
     expect(copy.status).toBe(200);
     expect(await embeddingOf(copy.body.asset.id)).toEqual(await embeddingOf(red));
+  });
+});
+
+// A production-like worker (no preview) with a model server for translate and caption: those routes
+// answer with what the server said; what the text engine would hand to preview fails, saying what to set.
+describe('inference-worker: text modes with an http engine and no preview', () => {
+  let harness: InferenceHarness;
+  let server: WebhookReceiver;
+  let tenant: Tenant;
+
+  beforeAll(async () => {
+    server = await WebhookReceiver.start({
+      path: '/infer',
+      respondWith: (request) => {
+        const { mode, input } = JSON.parse(request.rawBody.toString()) as {
+          mode: string;
+          input: Record<string, unknown>;
+        };
+        return mode === 'translate'
+          ? {
+              status: 200,
+              body: { outputs: [], output: { translation: 'a fox in the snow', detectedLanguage: 'fr' } },
+            }
+          : {
+              status: 200,
+              body: {
+                outputs: [],
+                output: { captions: (input.images as string[]).map((i) => `model saw ${i.slice(0, 22)}`) },
+              },
+            };
+      },
+    });
+    harness = await startInferenceHarness({
+      env: {
+        GENERATION_RESULT_WAIT: '60s',
+        INFERENCE_ENGINES: 'translate=http,caption=http',
+        INFERENCE_HTTP_URL: server.url,
+        INFERENCE_PREVIEW: 'off',
+      },
+    });
+    tenant = await harness.tenant();
+  });
+  afterAll(async () => {
+    await harness?.close();
+    await server?.close();
+  });
+
+  it('translate and caption are answered by the inference server', async () => {
+    const translated = await harness.generate(tenant, 'translate', { prompt: 'un renard dans la neige' });
+    expect(translated).toMatchObject({ translation: 'a fox in the snow', detectedLanguage: 'fr' });
+    expect(translated.job.metadata.output.engine).toBe('http');
+
+    const image = await harness.upload(tenant, await paint(8, 8, () => [200, 30, 30]));
+    const captioned = await harness.generate(tenant, 'caption', { images: [image] });
+    expect(captioned.captions).toEqual(['model saw data:image/png;base64,']);
+    expect(captioned.job.metadata.output.engine).toBe('http');
+  });
+
+  it('the text engine still answers embed; an inventive prompt fails naming what to configure', async () => {
+    const embedded = await harness.generate(tenant, 'embed', { text: 'hello' });
+    expect(embedded.embedding).toHaveLength(1024);
+    expect(embedded.job.metadata.output.engine).toBe('text');
+
+    const inventive = await harness.generate(tenant, 'prompt', { mode: 'inventive' });
+    expect(inventive.prompts).toEqual([]);
+    const job = await harness.finalJob(tenant, inventive.job.jobId);
+    expect(job.status).toBe('failure');
+    expect(job.metadata.output).toEqual({
+      errorMessage:
+        'prompt mode inventive with this input needs a language model, and none is configured on this server (operators: set INFERENCE_ENGINES, e.g. prompt=http with INFERENCE_HTTP_URL)',
+    });
   });
 });
