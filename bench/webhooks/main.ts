@@ -106,6 +106,8 @@ async function main(): Promise<void> {
         KAFKA_BROKERS: kafkaBrokers.join(','),
         KAFKA_GROUP_PREFIX: groupPrefix,
         KAFKA_FROM_BEGINNING: 'false',
+        // The test broker holds an empty fetch for the full wait (README): 10 ms stands in for a real broker's early answer.
+        KAFKA_FETCH_MAX_WAIT: process.env.BENCH_FETCH_MAX_WAIT ?? '10ms',
         KAFKAJS_NO_PARTITIONER_WARNING: '1',
         WEBHOOK_SECRET_KEY: secretKey.toString('base64'),
         WEBHOOK_ALLOW_HTTP: 'true',

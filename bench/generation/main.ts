@@ -1,0 +1,297 @@
+/**
+ * bench/generation: requests/s and latency from `POST /v1/generate/pixelate`
+ * (512 × 512 input) to the `generation.completed` webhook at a receiver,
+ * through the whole platform on the real PostgreSQL, broker and S3, next to
+ * the image engine's own processing time measured alone in the same run.
+ * Run: `npm run bench:generation` (see README.md).
+ */
+import 'reflect-metadata';
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { migrate, PostgresConnection } from '@genasset/persistence';
+import { ALL_SCHEMAS } from '@genasset/service-catalog';
+import { createTestDatabase, freePort, spawnTsProcess, testServices, waitFor, type SpawnedProcess } from '@genasset/testing';
+import { cpuDelta, cpuSnapshot } from '../webhooks/cpu';
+import { spawnPlatform } from './platform';
+import { benchInput, measureEngineAlone, PIXELATE_PARAMS } from './engine-alone';
+
+const TARGET_RATE = 50;
+const TARGET_P99_OVERHEAD_MS = 100;
+
+const env = process.env;
+const RATE = Number(env.BENCH_RATE ?? TARGET_RATE);
+const SECONDS = Number(env.BENCH_SECONDS ?? 20);
+const ENGINE_RUNS = Number(env.BENCH_ENGINE_RUNS ?? 100);
+const CONCURRENCY = env.BENCH_INFERENCE_CONCURRENCY ?? '4';
+const FETCH_MAX_WAIT = env.BENCH_FETCH_MAX_WAIT ?? '10ms';
+const IDLE_SECONDS = 5;
+
+interface Sent {
+  sentAt: number;
+  /** HTTP answer time (ms after sentAt). */
+  answerMs: number;
+  jobId?: string;
+  error?: string;
+}
+
+async function main(): Promise<void> {
+  const services = testServices();
+  const database = await createTestDatabase('bench_generation');
+  const db = new PostgresConnection(database.url, { poolSize: 2 });
+  const dataDir = mkdtempSync(join(tmpdir(), 'bench-generation-'));
+  const processes: SpawnedProcess[] = [];
+  try {
+    for (const schema of ALL_SCHEMAS) await migrate(db, schema);
+    const receiver = spawnTsProcess('bench/generation/receiver.main.ts');
+    processes.push(receiver);
+    const receiverPort = Number((await receiver.waitForLine(/^LISTENING \d+/, 60_000)).split(' ')[1]);
+    const receiverUrl = `http://127.0.0.1:${receiverPort}`;
+
+    // The platform as one process in distributed mode (every service, Kafka, PostgreSQL, S3).
+    const adminToken = `adm_${randomBytes(18).toString('base64url')}`;
+    const port = await freePort();
+    const platform = spawnPlatform({
+      NODE_ENV: 'production',
+      LOG_LEVEL: 'warn',
+      HOST: '127.0.0.1',
+      PORT: String(port),
+      DATA_DIR: dataDir,
+      DATABASE_URL: database.url,
+      DATABASE_POOL_SIZE: '16',
+      KAFKA_BROKERS: services.kafkaBrokers.join(','),
+      KAFKA_GROUP_PREFIX: `bench-${randomBytes(4).toString('hex')}.`,
+      KAFKA_FROM_BEGINNING: 'false',
+      KAFKA_FETCH_MAX_WAIT: FETCH_MAX_WAIT,
+      KAFKAJS_NO_PARTITIONER_WARNING: '1',
+      S3_ENDPOINT: services.s3.endpoint,
+      S3_BUCKET: services.s3.bucket,
+      S3_REGION: services.s3.region,
+      S3_ACCESS_KEY_ID: services.s3.accessKeyId,
+      S3_SECRET_ACCESS_KEY: services.s3.secretAccessKey,
+      ADMIN_TOKEN: adminToken,
+      INTERNAL_API_TOKEN: `int_${randomBytes(18).toString('base64url')}`,
+      WEBHOOK_SECRET_KEY: randomBytes(32).toString('base64'),
+      WEBHOOK_ALLOW_HTTP: 'true',
+      WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true',
+      INFERENCE_CONCURRENCY: CONCURRENCY,
+      INFERENCE_PROGRESS_INTERVAL: env.BENCH_PROGRESS_INTERVAL ?? '1s',
+    });
+    processes.push(platform);
+    const base = `http://127.0.0.1:${port}`;
+    await waitFor(async () => (await fetch(`${base}/readyz`).catch(() => undefined))?.ok === true, {
+      timeoutMs: 180_000,
+      intervalMs: 250,
+      what: 'platform /readyz',
+    });
+
+    // Tenant, API key and webhook endpoint, as an operator and a client set them up.
+    const call = async (method: string, path: string, auth: string, body?: unknown) => {
+      const res = await fetch(`${base}${path}`, {
+        method,
+        headers: { authorization: auth, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+        body: body === undefined ? undefined : JSON.stringify(body),
+      });
+      const text = await res.text();
+      if (!res.ok) throw new Error(`${method} ${path}: ${res.status} ${text}`);
+      return JSON.parse(text) as Record<string, any>;
+    };
+    const admin = `Bearer ${adminToken}`;
+    const { team } = await call('POST', '/admin/v1/teams', admin, { name: 'bench' });
+    const { project } = await call('POST', `/admin/v1/teams/${team.id}/projects`, admin, { name: 'bench' });
+    const key = await call('POST', '/admin/v1/api-keys', admin, { teamId: team.id, projectId: project.id, role: 'admin' });
+    const auth = `Basic ${Buffer.from(`${key.apiKey}:${key.apiSecret}`).toString('base64')}`;
+    await call('POST', `/v1/projects/${project.id}/webhook-endpoints`, auth, {
+      url: `${receiverUrl}/hooks`,
+      enabledEvents: ['generation.completed', 'generation.failed'],
+    });
+    const png = await benchInput(512);
+    const { asset } = await call('POST', '/v1/assets', auth, {
+      image: `data:image/png;base64,${png.toString('base64')}`,
+      name: 'bench-512.png',
+    });
+    console.log(
+      `bench/generation: pixelate ${JSON.stringify(PIXELATE_PARAMS)} on 512×512 (${Math.round(png.length / 1024)} KiB PNG); ` +
+        `${RATE} requests/s for ${SECONDS} s; INFERENCE_CONCURRENCY ${CONCURRENCY}, KAFKA_FETCH_MAX_WAIT ${FETCH_MAX_WAIT}`,
+    );
+
+    // (a) Baseline: the engine alone, in this process, on the same input.
+    const engine = await measureEngineAlone(png, ENGINE_RUNS);
+    const engineP50 = percentile(engine.ms, 50);
+    console.log(
+      `baseline  engine alone (decode → pixelate → PNG, ${ENGINE_RUNS} runs): ${summary(engine.ms)}; CPU ${engine.cpuMsPerRun.toFixed(1)} ms/run`,
+    );
+
+    const generate = async (): Promise<Sent> => {
+      const sentAt = Date.now();
+      try {
+        const res = await fetch(`${base}/v1/generate/pixelate`, {
+          method: 'POST',
+          headers: { authorization: auth, 'content-type': 'application/json' },
+          body: JSON.stringify({ image: asset.id, ...PIXELATE_PARAMS }),
+        });
+        const body = (await res.json()) as { job?: { jobId: string } };
+        const answerMs = Date.now() - sentAt;
+        if (res.status !== 200 || !body.job) return { sentAt, answerMs, error: `${res.status} ${JSON.stringify(body)}` };
+        return { sentAt, answerMs, jobId: body.job.jobId };
+      } catch (error) {
+        return { sentAt, answerMs: Date.now() - sentAt, error: String(error) };
+      }
+    };
+    const arrivals = async () =>
+      (await (await fetch(`${receiverUrl}/arrivals`)).json()) as {
+        completed: Record<string, number>;
+        failed: Record<string, number>;
+      };
+    /** Waits until every job of `sent` has its completed or failed webhook. */
+    const settle = async (sent: Sent[]) => {
+      const ids = sent.flatMap((s) => (s.jobId ? [s.jobId] : []));
+      return waitFor(
+        async () => {
+          const a = await arrivals();
+          return ids.every((id) => a.completed[id] !== undefined || a.failed[id] !== undefined) ? a : undefined;
+        },
+        { timeoutMs: 600_000, intervalMs: 200, what: `${ids.length} generation webhooks` },
+      );
+    };
+
+    // Warm-up: connections, consumers' first fetches, code paths compiled.
+    await settle(await Promise.all(Array.from({ length: 10 }, generate)));
+
+    // (b) The real path at a steady rate, on an absolute schedule (open loop: a slow answer delays nothing).
+    const cpu = () =>
+      cpuSnapshot({
+        platform: (_cmd, pid) => pid === platform.child.pid,
+        postgres: (cmd) => cmd.includes(database.name),
+        broker: (cmd) => cmd.includes('kafka-mock') && (!env.KAFKA_MOCK_CONTROL || cmd.includes(env.KAFKA_MOCK_CONTROL)),
+        s3: (cmd) => cmd.includes('s3rver'),
+        receiver: (_cmd, pid) => pid === receiver.child.pid,
+      });
+    // What the platform burns doing nothing (consumers' fetch loops, relays' and workers' polls):
+    // every request pays its share of it at a low rate.
+    const idleBefore = cpu();
+    await new Promise((r) => setTimeout(r, IDLE_SECONDS * 1000));
+    const idlePlatformMs = (cpu().platform - idleBefore.platform) / IDLE_SECONDS;
+    console.log(`idle      platform CPU with no requests: ${Math.round(idlePlatformMs)} ms/s (${(idlePlatformMs / 10).toFixed(1)}% of a core)`);
+
+    const cpuBefore = cpu();
+    const total = Math.round(RATE * SECONDS);
+    const pending: Promise<Sent>[] = [];
+    const t0 = Date.now();
+    for (let i = 0; i < total; i++) {
+      const wait = t0 + (i * 1000) / RATE - Date.now();
+      if (wait > 0) await new Promise((r) => setTimeout(r, wait));
+      pending.push(generate());
+    }
+    const sendMs = Date.now() - t0;
+    const sent = await Promise.all(pending);
+    const final = await settle(sent);
+    const cpuUsed = cpuDelta(cpuBefore, cpu());
+
+    const ok = sent.filter((s) => s.jobId);
+    const refused = sent.length - ok.length;
+    const failed = ok.filter((s) => final.failed[s.jobId!] !== undefined).length;
+    const done = ok.filter((s) => final.completed[s.jobId!] !== undefined);
+    const endToEnd = done.map((s) => final.completed[s.jobId!] - s.sentAt).sort((a, b) => a - b);
+    const answers = ok.map((s) => s.answerMs).sort((a, b) => a - b);
+    const lastArrival = Math.max(...done.map((s) => final.completed[s.jobId!]));
+    const completedPerSecond = Math.round((done.length / (lastArrival - t0)) * 1000 * 10) / 10;
+    // Overhead: end to end less the engine's own (median) time alone: the platform's share.
+    const overhead = endToEnd.map((ms) => ms - engineP50);
+    const p99Overhead = percentile(overhead, 99);
+
+    console.log(
+      `real path POST → job → worker → asset → job → webhook 200: ${done.length} completed of ${sent.length} sent ` +
+        `(${refused} refused, ${failed} failed) at ${Math.round((total / sendMs) * 1000 * 10) / 10} requests/s sent, ${completedPerSecond} completed/s`,
+    );
+    if (refused > 0) console.log(`          first refusal: ${sent.find((s) => s.error)?.error}`);
+    console.log(`          HTTP answer (job created):     ${summary(answers)}`);
+    console.log(`          POST → generation.completed:   ${summary(endToEnd)}`);
+    console.log(`          overhead (end to end − engine p50 ${Math.round(engineP50)} ms): ${summary(overhead)}`);
+    console.log(`          CPU during the run: ${cpuUsed} (per request: ${perRequest(cpuUsed, total)})`);
+
+    await printStages(db, done.map((s) => ({ jobId: s.jobId!, sentAt: s.sentAt, arrivedAt: final.completed[s.jobId!] })));
+
+    const pass = refused === 0 && failed === 0 && done.length === total && completedPerSecond >= RATE * 0.95 && p99Overhead <= TARGET_P99_OVERHEAD_MS;
+    console.log(
+      `${pass ? 'PASS' : 'FAIL'}: p99 overhead ${p99Overhead} ms at ${RATE} requests/s (target ≤ ${TARGET_P99_OVERHEAD_MS} ms at ${TARGET_RATE}/s), ` +
+        `${completedPerSecond} completed/s, ${done.length}/${total} completed`,
+    );
+    process.exitCode = pass ? 0 : 1;
+  } finally {
+    await Promise.all(processes.map((p) => p.kill('SIGTERM')));
+    // BENCH_LOG=<file>: the platform's log (warnings, errors) for a look afterwards.
+    if (env.BENCH_LOG && processes[1]) writeFileSync(env.BENCH_LOG, processes[1].output());
+    await db.close().catch(() => undefined);
+    await database.drop().catch((error: unknown) => console.error(`could not drop ${database.name}: ${String(error)}`));
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+/**
+ * Where the time went, per step, from the timestamps the services wrote (same clock: one machine):
+ * POST → job row → work item (job.work hop) → in-progress → finalizing (engine done, output
+ * stored) → success (asset created, job completed) → delivery row (job.succeeded hop) → receiver.
+ */
+async function printStages(db: PostgresConnection, jobs: { jobId: string; sentAt: number; arrivedAt: number }[]): Promise<void> {
+  const rows = await db.query<Record<string, number | string | null>>(
+    `SELECT j.id,
+            extract(epoch FROM j.created_at) * 1000 AS created,
+            (SELECT extract(epoch FROM w.created_at) * 1000 FROM inference.work_items w WHERE w.job_id = j.id) AS work,
+            (SELECT extract(epoch FROM min(h.date)) * 1000 FROM jobs.job_status_history h WHERE h.job_id = j.id AND h.status = 'in-progress') AS started,
+            (SELECT extract(epoch FROM min(h.date)) * 1000 FROM jobs.job_status_history h WHERE h.job_id = j.id AND h.status = 'finalizing') AS finalizing,
+            (SELECT extract(epoch FROM min(h.date)) * 1000 FROM jobs.job_status_history h WHERE h.job_id = j.id AND h.status = 'success') AS success,
+            (SELECT extract(epoch FROM min(d.created_at)) * 1000 FROM webhooks.webhook_deliveries d
+              WHERE d.payload->'data'->>'jobId' = j.id AND d.type = 'generation.completed') AS delivery
+       FROM jobs.jobs j WHERE j.id = ANY($1::text[])`,
+    [jobs.map((j) => j.jobId)],
+  );
+  const byId = new Map(rows.map((r) => [r.id as string, r]));
+  const steps: [string, string, string][] = [
+    ['POST sent → job row', 'sent', 'created'],
+    ['job row → work item (broker hop)', 'created', 'work'],
+    ['work item → in-progress', 'work', 'started'],
+    ['in-progress → finalizing (engine)', 'started', 'finalizing'],
+    ['finalizing → success (asset, job)', 'finalizing', 'success'],
+    ['success → delivery row (broker hop)', 'success', 'delivery'],
+    ['delivery row → receiver', 'delivery', 'arrived'],
+  ];
+  console.log('          where the time went (p50 / p99 per step, from the services\' timestamps):');
+  for (const [label, from, to] of steps) {
+    const deltas = jobs
+      .map((j) => {
+        const r = byId.get(j.jobId);
+        const at = (k: string) => (k === 'sent' ? j.sentAt : k === 'arrived' ? j.arrivedAt : r?.[k] == null ? NaN : Number(r[k]));
+        return at(to) - at(from);
+      })
+      .filter((d) => !Number.isNaN(d))
+      .sort((a, b) => a - b);
+    console.log(`            ${label.padEnd(38)} ${percentile(deltas, 50)} / ${percentile(deltas, 99)} ms (${deltas.length} jobs)`);
+  }
+}
+
+/** "platform 1234 ms, postgres 567 ms" → the same per request. */
+function perRequest(cpuText: string, requests: number): string {
+  return cpuText
+    .split(', ')
+    .map((part) => {
+      const [name, ms] = part.split(' ');
+      return `${name} ${(Number(ms) / requests).toFixed(1)} ms`;
+    })
+    .join(', ');
+}
+
+function percentile(sorted: number[], p: number): number {
+  if (sorted.length === 0) return NaN;
+  return Math.round(sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]);
+}
+
+function summary(sorted: number[]): string {
+  return `p50 ${percentile(sorted, 50)} ms, p90 ${percentile(sorted, 90)} ms, p99 ${percentile(sorted, 99)} ms, max ${Math.round(sorted.at(-1) ?? NaN)} ms`;
+}
+
+main().catch((error: unknown) => {
+  console.error(error);
+  process.exit(1);
+});
