@@ -1,4 +1,4 @@
-import { CompressionTypes, type Kafka, type Message, type Producer } from 'kafkajs';
+import { CompressionTypes, Partitioners, type Kafka, type Message, type Producer } from 'kafkajs';
 import type { OutboundMessage, Publisher } from '../core/messages';
 
 export interface RawMessage {
@@ -24,6 +24,9 @@ export class KafkaPublisher implements Publisher {
       idempotent: false,
       maxInFlightRequests: 1,
       allowAutoTopicCreation: false,
+      // The Java client's murmur2 partitioner (kafkajs' default since v2), chosen explicitly: a key
+      // lands on the same partition whichever client produced it, and kafkajs stops warning at start.
+      createPartitioner: Partitioners.DefaultPartitioner,
       retry: { retries: 3, initialRetryTime: 200, maxRetryTime: 2_000 },
     });
     this.producer.on(this.producer.events.DISCONNECT, () => {
