@@ -53,6 +53,7 @@ describe('validateEnvelope', () => {
 
     it('accepts other valid ISO 8601 forms and a trace through the class', () => {
       expect(check({ ...good, occurredAt: '2026-11-21T10:00:00Z' }).ok).toBe(true);
+      expect(check({ ...good, occurredAt: '2028-02-29T23:59:59.999Z' }).ok).toBe(true);
       expect(check({ ...good, occurredAt: '2026-11-21T10:00:00.123+01:00' }).ok).toBe(true);
       expect(check({ ...good, trace: { traceparent: '00-abc-def-01', requestId: 'req_1' } }).ok).toBe(true);
       expect(check({ ...good, trace: null }).ok).toBe(true);
@@ -60,6 +61,9 @@ describe('validateEnvelope', () => {
 
     it.each([
       ['an impossible date', { occurredAt: '2026-02-30T10:00:00.000Z' }, 'occurredAt'],
+      ['a 29 February outside a leap year', { occurredAt: '2100-02-29T10:00:00.000Z' }, 'occurredAt'],
+      ['an impossible hour', { occurredAt: '2026-11-21T24:00:00.000Z' }, 'occurredAt'],
+      ['month 13', { occurredAt: '2026-13-01T10:00:00.000Z' }, 'occurredAt'],
       ['a date that is not a string', { occurredAt: 12 }, 'occurredAt'],
       ['a lower-case id', { id: 'evt_01jcz5q3j8w6v8xq1t9g8q2n7r' }, 'id must be evt_'],
       ['a type over 200 characters', { type: 'x'.repeat(201) }, 'type'],

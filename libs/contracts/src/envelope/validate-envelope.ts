@@ -16,7 +16,18 @@ function describe(errors: ValidationError[], prefix = ''): string[] {
 
 const EVENT_ID = /^evt_[0-9A-Z]{26}$/;
 /** What `Date.prototype.toISOString()` writes (createEnvelope's `occurredAt`). */
-const CANONICAL_INSTANT = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
+const CANONICAL_INSTANT = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2})\.\d{3}Z$/;
+
+/** A canonical instant naming a real moment (no 2026-02-30, no 24:00); a Date round trip costs ~3 µs. */
+function isRealInstant(text: string): boolean {
+  const m = CANONICAL_INSTANT.exec(text);
+  if (!m) return false;
+  const [year, month, day, hour, minute, second] = [m[1], m[2], m[3], m[4], m[5], m[6]].map(Number);
+  if (month < 1 || month > 12 || day < 1 || hour > 23 || minute > 59 || second > 59) return false;
+  const leap = year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0);
+  const days = month === 2 ? (leap ? 29 : 28) : [4, 6, 9, 11].includes(month) ? 30 : 31;
+  return day <= days;
+}
 
 const shortString = (value: unknown, max: number): boolean => typeof value === 'string' && value.length <= max;
 const optionalString = (value: unknown): boolean => value === undefined || typeof value === 'string';
@@ -33,9 +44,7 @@ function isCanonicalEnvelope(value: object): value is EventEnvelope {
   const e = value as Record<string, unknown>;
   if (typeof e.id !== 'string' || !EVENT_ID.test(e.id)) return false;
   if (!shortString(e.type, 200) || !shortString(e.producer, 100) || !shortString(e.key, 200)) return false;
-  const at = e.occurredAt;
-  // The round trip rejects impossible dates (2026-02-30…), as the strict ISO 8601 check does.
-  if (typeof at !== 'string' || !CANONICAL_INSTANT.test(at) || Number.isNaN(Date.parse(at)) || new Date(at).toISOString() !== at) return false;
+  if (typeof e.occurredAt !== 'string' || !isRealInstant(e.occurredAt)) return false;
   if (typeof e.data !== 'object' || e.data === null || Array.isArray(e.data)) return false;
   if (e.trace === undefined) return true;
   const t = e.trace as Record<string, unknown> | null;
