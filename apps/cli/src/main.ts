@@ -1,6 +1,7 @@
 import 'reflect-metadata';
 import { Command } from 'commander';
 import { adminCommand } from './commands/admin.command';
+import { dltCommand } from './commands/dlt.command';
 import { migrateCommand } from './commands/migrate.command';
 import { topicsCommand } from './commands/topics.command';
 import { webhooksCommand } from './commands/webhooks.command';
@@ -13,6 +14,7 @@ const program = new Command('genasset')
   .description('Operator and developer commands for the generative-asset platform')
   .showHelpAfterError();
 program.addCommand(adminCommand(print));
+program.addCommand(dltCommand(print));
 program.addCommand(migrateCommand(print));
 program.addCommand(topicsCommand(print));
 program.addCommand(webhooksCommand(print));

@@ -20,6 +20,7 @@ export { KafkaEventServer, type KafkaServerSettings } from './kafka/kafka-event.
 export { KafkaPublisher } from './kafka/kafka-publisher';
 export { createKafka, type KafkaSettings } from './kafka/kafka-client';
 export { provisionTopics, type ProvisionOptions } from './kafka/provision-topics';
+export { replayDeadLetters, type ReplayOptions, type ReplayResult, type DeadLetterEntry, type DeadLetterFilter } from './kafka/dead-letter-replay';
 
 export { InProcessBus } from './in-process/in-process-bus';
 export { InProcessEventServer } from './in-process/in-process-event.server';

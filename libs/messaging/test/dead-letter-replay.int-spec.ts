@@ -1,0 +1,166 @@
+import { randomBytes } from 'node:crypto';
+import { createEnvelope, deadLetterTopic, ProbeRecorded, TOPICS } from '@genasset/contracts';
+import { metricsRegistry } from '@genasset/observability';
+import { PostgresConnection } from '@genasset/persistence';
+import {
+  createTestDatabase,
+  spawnTsProcess,
+  testServices,
+  waitFor,
+  type TestDatabase,
+} from '@genasset/testing';
+import { HEADERS, replayDeadLetters } from '../src';
+import { directProducer } from './support/direct-producer';
+import { startProbeApp, type ProbeApp } from './support/probe-app';
+import { balances, migrateProbe } from './support/probe-schema';
+import { TopicReader } from './support/topic-reader';
+
+jest.setTimeout(240_000);
+
+/** Runs the real CLI (`genasset dlt replay …`) as its own process and returns its JSON output. */
+async function cli(
+  args: string[],
+): Promise<{ matched: number; replayed: number; letters: { eventId?: string; duplicate?: boolean }[] }> {
+  const proc = spawnTsProcess(
+    'apps/cli/src/main.ts',
+    { KAFKA_BROKERS: testServices().kafkaBrokers.join(',') },
+    ['dlt', 'replay', ...args, '--json'],
+  );
+  const code = await new Promise<number | null>((resolve) => proc.child.on('exit', resolve));
+  expect(code).toBe(0);
+  return JSON.parse(proc.output());
+}
+
+describe('dead-letter replay', () => {
+  const prefix = `rp${randomBytes(3).toString('hex')}`;
+  const consumer = `probe-replay-${prefix}`;
+  /** Subjects whose handler fails (a downstream outage), until the test "fixes" it. */
+  const broken = new Set<string>();
+  let db: TestDatabase;
+  let connection: PostgresConnection;
+  let probe: ProbeApp;
+  let original: TopicReader;
+
+  beforeAll(async () => {
+    db = await createTestDatabase('msg_dlt_replay');
+    connection = new PostgresConnection(db.url);
+    await migrateProbe(connection);
+    original = await new TopicReader(testServices().kafkaBrokers, TOPICS.platformProbe).start();
+    probe = await startProbeApp({
+      connection,
+      produce: false,
+      consume: {
+        consumer,
+        prefix,
+        afterApply: (envelope) => {
+          if (broken.has(envelope.data.subject)) throw new Error('downstream outage');
+        },
+      },
+      messaging: {
+        transport: 'kafka',
+        brokers: testServices().kafkaBrokers,
+        clientId: 'dlt-replay-test',
+        retry: { attempts: 2, initialDelayMs: 50, maxDelayMs: 50 },
+      },
+      logger: false,
+    });
+  });
+
+  afterAll(async () => {
+    await probe?.close();
+    await original?.stop();
+    await db?.drop();
+  });
+
+  it('lists with --dry-run, then republishes the chosen letters to the original topic, dead-letter headers stripped', async () => {
+    const since = new Date(Date.now() - 1_000);
+    const [a, b] = ['a', 'b'].map((s) =>
+      createEnvelope(
+        ProbeRecorded,
+        { subject: `${prefix}-${s}`, sequence: 0, amount: 5 },
+        { producer: 'test' },
+      ),
+    );
+    broken.add(a.data.subject).add(b.data.subject);
+    const producer = await directProducer(testServices().kafkaBrokers);
+    await producer.send({
+      topic: TOPICS.platformProbe,
+      acks: -1,
+      messages: [a, b].map((e) => ({
+        key: e.data.subject,
+        value: JSON.stringify(e),
+        headers: { [HEADERS.eventId]: e.id, [HEADERS.eventType]: e.type, 'x-custom': 'kept' },
+      })),
+    });
+    await producer.disconnect();
+
+    // Both fail twice and are dead-lettered: counted by reason.
+    await waitFor(
+      async () =>
+        (await metricsRegistry.getSingleMetricAsString('messaging_dead_letters_total')).includes(
+          `consumer="${consumer}",reason="handler_failed"} 2`,
+        ),
+      { timeoutMs: 60_000, what: 'two dead letters counted' },
+    );
+    broken.clear(); // the outage is over
+
+    const dry = await cli([
+      '--topic',
+      TOPICS.platformProbe,
+      '--consumer',
+      consumer,
+      '--since',
+      since.toISOString(),
+      '--dry-run',
+    ]);
+    expect(dry).toMatchObject({ matched: 2, replayed: 0 });
+    expect(dry.letters.map((l) => l.eventId).sort()).toEqual([a.id, b.id].sort());
+
+    // Only `a`, through the library.
+    const one = await replayDeadLetters({
+      brokers: testServices().kafkaBrokers,
+      topics: [TOPICS.platformProbe],
+      eventIds: [a.id],
+    });
+    expect(one.replayed).toBe(1);
+    await waitFor(async () => (await balances(connection, prefix)).get(a.data.subject)?.events === 1, {
+      timeoutMs: 60_000,
+      what: 'a applied',
+    });
+    expect((await balances(connection, prefix)).has(b.data.subject)).toBe(false);
+
+    // Everything of this consumer since the start, through the CLI: `a` again (the inbox skips it) and `b`.
+    const all = await cli([
+      '--topic',
+      TOPICS.platformProbe,
+      '--consumer',
+      consumer,
+      '--since',
+      since.toISOString(),
+      '--type',
+      ProbeRecorded.type,
+    ]);
+    expect(all).toMatchObject({ matched: 2, replayed: 2 });
+    await waitFor(async () => (await balances(connection, prefix)).get(b.data.subject)?.events === 1, {
+      timeoutMs: 60_000,
+      what: 'b applied',
+    });
+    expect((await balances(connection, prefix)).get(a.data.subject)).toMatchObject({ events: 1, total: 5 });
+
+    // The republished copies carry the original headers and none of the dead-letter ones.
+    const copies = original.messages.filter((m) => m.key === b.data.subject);
+    expect(copies).toHaveLength(2); // the original and its replay
+    const replayed = copies[1];
+    expect(replayed.value).toBe(JSON.stringify(b));
+    expect(replayed.headers).toMatchObject({ [HEADERS.eventId]: b.id, 'x-custom': 'kept' });
+    for (const name of [
+      HEADERS.deadLetterReason,
+      HEADERS.deadLetterConsumer,
+      HEADERS.originalTopic,
+      HEADERS.originalOffset,
+    ]) {
+      expect(replayed.headers[name]).toBeUndefined();
+    }
+    expect(deadLetterTopic(TOPICS.platformProbe)).toBe('platform.probe.v1.dlt');
+  });
+});
