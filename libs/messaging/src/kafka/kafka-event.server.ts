@@ -5,6 +5,7 @@ import type { ConsumerRegistry } from '../consumer/consumer-registry';
 import { EventProcessor } from '../consumer/event-processor';
 import { EventServer, type EventServerSettings } from '../consumer/event-server';
 import type { HandlerTable } from '../consumer/handler-table';
+import { commitFailure } from './commit-error';
 import { KafkaDeadLetterSink } from './kafka-dead-letter.sink';
 import type { KafkaPublisher } from './kafka-publisher';
 
@@ -117,7 +118,11 @@ export class KafkaEventServer extends EventServer {
       signal: this.stopping.signal,
       committed: async (last) => {
         resolveOffset(last.offset);
-        await consumer.commitOffsets([{ topic: batch.topic, partition: batch.partition, offset: (BigInt(last.offset) + 1n).toString() }]);
+        await consumer
+          .commitOffsets([{ topic: batch.topic, partition: batch.partition, offset: (BigInt(last.offset) + 1n).toString() }])
+          .catch((error: unknown) => {
+            throw commitFailure(error);
+          });
         await heartbeat();
       },
     });
