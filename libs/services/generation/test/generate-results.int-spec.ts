@@ -57,7 +57,7 @@ describe('generate modes answering with a result', () => {
   it('modes without a result do not wait', async () => {
     const res = await harness.request('POST', '/v1/generate/txt2img', {
       auth: tenant.auth.projectMember,
-      body: { modelId: 'model_1', prompt: 'x' },
+      body: { modelId: 'flux.1-dev', prompt: 'x' },
     });
     expect(res.status).toBe(200);
     expect(res.body.job.status).toBe('queued');

@@ -23,7 +23,7 @@ describe('generate routes: shared rules', () => {
     await harness?.close();
   });
 
-  const txt2img = { modelId: 'model_1', prompt: 'a fox' };
+  const txt2img = { modelId: 'flux.1-dev', prompt: 'a fox' };
 
   describe('project', () => {
     it('a team-level key must name the project', async () => {

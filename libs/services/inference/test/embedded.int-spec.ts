@@ -43,7 +43,7 @@ describe('inference-worker in embedded mode', () => {
       colorPaletteSize: 3,
     });
     const txt2img = await harness.generate(tenant, 'txt2img', {
-      modelId: 'model_e',
+      modelId: 'flux.1-dev',
       prompt: 'embedded',
       width: 64,
       height: 64,

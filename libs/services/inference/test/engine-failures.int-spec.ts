@@ -60,7 +60,7 @@ describe('inference-worker: failing and missing engines', () => {
     expect(endpoint.status).toBe(200);
 
     const body = await harness.generate(tenant, 'txt2img', {
-      modelId: 'model_http',
+      modelId: 'base-http',
       prompt: 'a storm',
       width: 512,
       height: 512,
@@ -76,7 +76,7 @@ describe('inference-worker: failing and missing engines', () => {
     expect(server.requests.length).toBeGreaterThanOrEqual(2);
     expect(JSON.parse(server.requests[0].rawBody.toString())).toMatchObject({
       mode: 'txt2img',
-      modelId: 'model_http',
+      modelId: 'base-http',
       input: { prompt: 'a storm' },
     });
 
@@ -94,7 +94,7 @@ describe('inference-worker: failing and missing engines', () => {
   it('a mode with no engine configured fails at once, saying what to configure', async () => {
     const input = await harness.upload(tenant, await paint(16, 16, (x, y) => [x * 16, y * 16, 0]));
     const body = await harness.generate(tenant, 'img2img', {
-      modelId: 'model_none',
+      modelId: 'base-none',
       prompt: 'x',
       image: input,
     });
@@ -110,7 +110,7 @@ describe('inference-worker: failing and missing engines', () => {
   it('a cancel stops the running engine: nothing is reported, the units come back', async () => {
     const control = await harness.upload(tenant, await paint(16, 16, (x) => [x * 16, 0, 0]));
     const body = await harness.generate(tenant, 'controlnet', {
-      modelId: 'model_http',
+      modelId: 'base-http',
       prompt: 'x',
       modality: 'canny',
       controlImageId: control,

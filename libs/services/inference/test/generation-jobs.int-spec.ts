@@ -107,7 +107,7 @@ describe('inference-worker: generation jobs end to end', () => {
   });
 
   it('model-only modes run in the preview engine (embedded default): deterministic, and marked as previews', async () => {
-    const request = { modelId: 'model_preview', prompt: 'a red fox', width: 128, height: 96, seed: 1234 };
+    const request = { modelId: 'flux.1-schnell', prompt: 'a red fox', width: 128, height: 96, seed: 1234 };
     const first = await harness.generate(tenant, 'txt2img', request);
     const second = await harness.generate(tenant, 'txt2img', request);
     const jobs = await Promise.all([first, second].map((b) => harness.finalJob(tenant, b.job.jobId)));

@@ -117,7 +117,7 @@ describe('models: registry, training, export, custom generation', () => {
     expect(events('model.training.started').find((e) => e.data.model.id === m.id)?.data.model.status).toBe('training');
 
     // Same request with and without the model: the preview output moves towards the learned reds.
-    const plain = await harness.generate(owner, 'txt2img', { modelId: 'model_unregistered', prompt: 'a house', width: 64, height: 64 });
+    const plain = await harness.generate(owner, 'txt2img', { modelId: 'flux.1-dev', prompt: 'a house', width: 64, height: 64 });
     const named = await harness.generate(owner, 'txt2img', { modelId: m.id, prompt: 'a house', width: 64, height: 64 });
     const [a, b] = await Promise.all([harness.finalJob(owner, plain.job.jobId), harness.finalJob(owner, named.job.jobId)]);
     expect(b.status).toBe('success');
@@ -207,6 +207,74 @@ describe('models: registry, training, export, custom generation', () => {
     expect(pointer.body.infos.path).toBe('/v1/generate/txt2img');
     const foreign = await createModel(other, { name: 'Theirs' });
     expect((await post({ prompt: 'x' }, foreign.id)).status).toBe(404);
+  });
+
+  it('other modes: a registry modelId must be a readable legacy-family model; base-model names pass through', async () => {
+    const txt2img = (modelId: string, tenant = owner) =>
+      harness.request('POST', '/v1/generate/txt2img', { ...as(tenant), body: { modelId, prompt: 'x' } });
+    const missing = await txt2img('model_nothere');
+    expect(missing.status).toBe(404);
+    expect(missing.body.infos).toEqual({ id: 'model_nothere', field: 'modelId' });
+    const custom = await createModel(owner, { name: 'Custom only' });
+    const pointer = await txt2img(custom.id);
+    expect(pointer.status).toBe(400);
+    expect(pointer.body.infos.path).toBe(`/v1/generate/custom/${custom.id}`);
+    const lora = await createModel(owner, { name: 'Lora', type: 'sd-xl-lora' });
+    expect((await txt2img(lora.id, other)).status).toBe(404);
+    const ok = await txt2img(lora.id);
+    expect(ok.status).toBe(200);
+    expect(ok.body.job.metadata.input.learnedModel).toBeUndefined();
+    expect((await txt2img('flux.1-dev')).status).toBe(200);
+  });
+});
+
+// The http engine hands training to an external trainer (docs/engines.md, "Training over HTTP").
+describe('models: training on an external trainer (http engine)', () => {
+  let harness: InferenceHarness;
+  let trainer: WebhookReceiver;
+  let tenant: Tenant;
+
+  beforeAll(async () => {
+    trainer = await WebhookReceiver.start({
+      path: '/train',
+      respondWith: () => ({
+        status: 200,
+        body: {
+          outputs: [{ name: 'weights.bin', data: `data:application/octet-stream;base64,${Buffer.from('WEIGHTS').toString('base64')}` }],
+          output: { loss: 0.042 },
+        },
+      }),
+    });
+    harness = await startInferenceHarness({
+      env: { INFERENCE_ENGINES: 'model-training=http', INFERENCE_HTTP_URL: trainer.url, INFERENCE_PREVIEW: 'off' },
+    });
+    tenant = await harness.tenant();
+  });
+  afterAll(async () => {
+    await harness?.close();
+    await trainer?.close();
+  });
+
+  it('posts the training images inline, stores the returned files as the model’s, and the export holds them', async () => {
+    const auth = { auth: tenant.auth.projectMember };
+    const created = await harness.request('POST', '/v1/models', { ...auth, body: { name: 'External', type: 'flux.1-lora' } });
+    const id = created.body.model.id as string;
+    const asset = await harness.upload(tenant, await paint(8, 8, () => [1, 2, 3]));
+    await harness.request('POST', `/v1/models/${id}/training-images`, { ...auth, body: { assetId: asset } });
+    expect((await harness.request('PUT', `/v1/models/${id}/train`, { ...auth, body: { parameters: { learningRate: 0.001 } } })).status).toBe(200);
+    await waitFor(async () => ((await harness.request('GET', `/v1/models/${id}`, auth)).body.model.status === 'trained' ? true : undefined), {
+      timeoutMs: 60_000,
+      what: 'the external training',
+    });
+    const sent = JSON.parse(trainer.requests[0].rawBody.toString());
+    expect(sent).toMatchObject({ mode: 'model-training', modelId: id, input: { parameters: { learningRate: 0.001 } } });
+    expect(sent.input.trainingImages[0]).toMatch(/^data:image\/png;base64,/);
+
+    const download = await harness.request('POST', `/v1/models/${id}/download`, { ...auth, body: {} });
+    const job = await harness.finalJob(tenant, download.body.jobId);
+    expect(job.status).toBe('success');
+    const zip = await unzip(Buffer.from(await (await fetch(job.metadata.output.downloadUrl as string)).arrayBuffer()));
+    expect(zip['weights.bin'].toString()).toBe('WEIGHTS');
   });
 });
 

@@ -63,6 +63,8 @@ export class GenerateService {
     const tenant = await this.scopes.resolve(principal, query.projectId);
     const body = plain(dto);
     checkRules(mode, body);
+    // A registry model (model_…) must be one the caller may use; its learned files go to the worker with the job.
+    const learnedModel = mode.runsModel ? await this.models.forMode(tenant, body.modelId, mode.name) : undefined;
     const inputs = await this.inputs.resolve(tenant, imageInputsOf(dto));
     const price = this.pricing.price(mode.name, body, inputs.decoded);
     if (isDryRun(query.dryRun)) {
@@ -70,8 +72,6 @@ export class GenerateService {
       return price;
     }
     const outputAssetId = mode.output ? reserveAssetId() : undefined;
-    // A registry model the caller may use: its learned files go to the worker with the job.
-    const learnedModel = mode.runsModel ? await this.models.forMode(tenant, body.modelId) : undefined;
     const { job, input } = await this.launcher.launch({
       tenant,
       jobType: mode.jobType,

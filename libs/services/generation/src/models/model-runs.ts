@@ -51,12 +51,28 @@ export class ModelRuns {
     return { model, learnedModel: learnedModelOf(model), constrained: inputs.length > 0 };
   }
 
-  /** For the other modes: a registry model id in `modelId` must be readable; returns its learned files, if any. */
-  async forMode(tenant: TenantRef, modelId: unknown): Promise<Record<string, unknown> | undefined> {
-    if (typeof modelId !== 'string' || !MODEL_ID.test(modelId)) return undefined;
-    const readable = await this.access.readableIds(tenant, [modelId]);
-    if (!readable.has(modelId)) return undefined;
-    return learnedModelOf(await this.access.readable(tenant, modelId));
+  /**
+   * For the other modes: a registry id (`model_…`) in `modelId` must name a
+   * model the caller may read (404 naming modelId otherwise) of a legacy family
+   * (a custom model answers with a pointer to /generate/custom/{modelId}).
+   * Other ids are base-model names (`flux.1-dev`, `gpt-image-1`) handed to the
+   * engine as they are. Returns the model's learned files, if any.
+   */
+  async forMode(tenant: TenantRef, modelId: unknown, mode: string): Promise<Record<string, unknown> | undefined> {
+    if (typeof modelId !== 'string' || !modelId.startsWith('model_')) return undefined;
+    const model = MODEL_ID.test(modelId) ? await this.access.readable(tenant, modelId).catch(() => undefined) : undefined;
+    if (!model)
+      throw new ApiError(404, 'not_found', `Model ${modelId} not found (modelId)`, { id: modelId, field: 'modelId' });
+    if (!isLegacyType(model.type))
+      throw new ApiError(
+        400,
+        'custom_model',
+        `model ${modelId} is a ${model.type} model: generate with POST /v1/generate/custom/${modelId}, not /v1/generate/${mode}`,
+        { modelId, type: model.type, path: `/v1/generate/custom/${modelId}`, fields: { modelId: [`use POST /v1/generate/custom/${modelId}`] } },
+      );
+    if (model.status === 'training')
+      throw ApiError.conflict(`model ${modelId} is training: generate once it is trained`, { modelId, status: model.status });
+    return learnedModelOf(model);
   }
 }
 

@@ -11,7 +11,7 @@ export interface ModeExample {
   field: string;
 }
 
-const m = { modelId: 'model_eyVcnFJcR92BxBkz7N6g5w', prompt: 'a lighthouse at dusk' };
+const m = { modelId: 'flux.1-dev', prompt: 'a lighthouse at dusk' };
 
 /** One valid and one invalid request for every POST /v1/generate/{mode} of the registry. */
 export const MODE_EXAMPLES: Record<string, ModeExample> = {

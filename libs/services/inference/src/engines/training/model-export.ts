@@ -55,5 +55,5 @@ export async function exportModel(job: EngineJob, ctx: EngineContext, store: Obj
     expiresInSeconds: URL_SECONDS,
     downloadName: `${job.modelId ?? 'model'}.zip`,
   });
-  return { outputs: [], extra: { downloadUrl, archiveKey: key } };
+  return { outputs: [], extra: { downloadUrl } };
 }
