@@ -2,6 +2,7 @@ import { plainToInstance } from 'class-transformer';
 import { validateSync, type ValidationError } from 'class-validator';
 import type { EventDefinition } from './define-event';
 import { EventEnvelope } from './event-envelope';
+import { passesCompiledChecks } from './payload-check';
 
 export type EnvelopeCheck =
   { ok: true; envelope: EventEnvelope; definition?: EventDefinition } | { ok: false; reason: string };
@@ -87,9 +88,12 @@ export function validateEnvelope(
     return { ok: false, reason: `event type ${envelope.type} belongs on ${definition.topic}, not ${topic}` };
   }
   const data = plainToInstance(definition.payload, envelope.data);
-  const dataErrors = validateSync(data as object, { whitelist: false, forbidUnknownValues: false });
-  if (dataErrors.length)
-    return { ok: false, reason: `invalid ${envelope.type} data: ${describe(dataErrors, 'data').join('; ')}` };
+  // The compiled plan runs the decorators' own checks; class-validator decides (and names the faults) otherwise.
+  if (!passesCompiledChecks(data as object)) {
+    const dataErrors = validateSync(data as object, { whitelist: false, forbidUnknownValues: false });
+    if (dataErrors.length)
+      return { ok: false, reason: `invalid ${envelope.type} data: ${describe(dataErrors, 'data').join('; ')}` };
+  }
   envelope.data = data;
   return { ok: true, envelope, definition };
 }
