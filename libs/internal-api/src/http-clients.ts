@@ -33,10 +33,14 @@ export class HttpJobsApi implements JobsApi {
   async cancelJob(tenant: TenantRef, jobId: string): Promise<JobView | undefined> {
     try {
       return (
-        await this.http.request<{ job: JobView }>('POST', `internal/v1/jobs/${encodeURIComponent(jobId)}/cancel`, {
-          teamId: tenant.teamId,
-          projectId: tenant.projectId,
-        })
+        await this.http.request<{ job: JobView }>(
+          'POST',
+          `internal/v1/jobs/${encodeURIComponent(jobId)}/cancel`,
+          {
+            teamId: tenant.teamId,
+            projectId: tenant.projectId,
+          },
+        )
       )?.job;
     } catch (error) {
       // Another tenant's or an unknown job: the same answer as the in-process API.

@@ -207,7 +207,10 @@ describe('collection membership: add and remove assets and models', () => {
       const c = await h.createCollection(a);
       const [m1, m2] = [await model(a), await model(a)];
       const models = (tenant: Tenant, method: 'PUT' | 'DELETE', modelIds: string[]) =>
-        h.request(method, `/v1/collections/${c.id}/models`, { auth: tenant.auth.projectMember, body: { modelIds } });
+        h.request(method, `/v1/collections/${c.id}/models`, {
+          auth: tenant.auth.projectMember,
+          body: { modelIds },
+        });
       const added = await models(a, 'PUT', [m1, m2, m1]);
       expect(added.status).toBe(200);
       expect(added.body.collection).toMatchObject({ modelCount: 2, assetCount: 0, itemCount: 2 });

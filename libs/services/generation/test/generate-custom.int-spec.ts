@@ -13,7 +13,10 @@ describe('POST /v1/generate/custom/{modelId}', () => {
   let modelId: string;
 
   const createModel = async (owner: Tenant) => {
-    const res = await harness.request('POST', '/v1/models', { auth: owner.auth.projectMember, body: { name: 'Any' } });
+    const res = await harness.request('POST', '/v1/models', {
+      auth: owner.auth.projectMember,
+      body: { name: 'Any' },
+    });
     if (res.status !== 200) throw new Error(`create model: ${res.status} ${JSON.stringify(res.body)}`);
     return res.body.model.id as string;
   };

@@ -55,42 +55,87 @@ describe('models: registry, training, export, custom generation', () => {
       .filter((e) => e.type === type) as { type: string; data: Record<string, any> }[];
   const solid = (r: number, g: number, b: number) => paint(32, 32, (x, y) => [r + ((x + y) % 4), g, b]);
   const meanRgb = async (png: Buffer) => (await sharp(png).stats()).channels.slice(0, 3).map((c) => c.mean);
-  const model = async (tenant: Tenant, id: string) => (await harness.request('GET', `/v1/models/${id}`, as(tenant))).body.model;
+  const model = async (tenant: Tenant, id: string) =>
+    (await harness.request('GET', `/v1/models/${id}`, as(tenant))).body.model;
 
   it('CRUD and visibility: private models are the project’s, public ones readable by every team', async () => {
     const created = await createModel(owner, { name: 'Mine', tags: ['a'] });
-    expect(created).toMatchObject({ name: 'Mine', type: 'custom', status: 'new', privacy: 'private', tags: ['a'], collectionIds: [], trainingImages: [], trainingImagesNumber: 0, custom: true, ownerId: owner.projectId });
+    expect(created).toMatchObject({
+      name: 'Mine',
+      type: 'custom',
+      status: 'new',
+      privacy: 'private',
+      tags: ['a'],
+      collectionIds: [],
+      trainingImages: [],
+      trainingImagesNumber: 0,
+      custom: true,
+      ownerId: owner.projectId,
+    });
     expect((await harness.request('GET', `/v1/models/${created.id}`, as(other))).status).toBe(404);
-    expect((await harness.request('PUT', `/v1/models/${created.id}`, { ...as(other), body: { name: 'x' } })).status).toBe(404);
+    expect(
+      (await harness.request('PUT', `/v1/models/${created.id}`, { ...as(other), body: { name: 'x' } }))
+        .status,
+    ).toBe(404);
 
     const shared = await createModel(owner, { name: 'Shared', privacy: 'public' });
-    expect((await harness.request('GET', `/v1/models/${shared.id}`, as(other))).body.model.name).toBe('Shared');
-    expect((await harness.request('PUT', `/v1/models/${shared.id}`, { ...as(other), body: { name: 'x' } })).status).toBe(403);
+    expect((await harness.request('GET', `/v1/models/${shared.id}`, as(other))).body.model.name).toBe(
+      'Shared',
+    );
+    expect(
+      (await harness.request('PUT', `/v1/models/${shared.id}`, { ...as(other), body: { name: 'x' } })).status,
+    ).toBe(403);
     const publicList = await harness.request('GET', '/v1/models?privacy=public', as(other));
     expect(publicList.body.models.map((m: any) => m.id)).toContain(shared.id);
     expect(publicList.body.models.map((m: any) => m.id)).not.toContain(created.id);
     expect((await harness.request('GET', '/v1/models', as(other))).body.models).toEqual([]);
 
-    const updated = await harness.request('PUT', `/v1/models/${created.id}`, { ...as(owner), body: { name: 'Renamed', shortDescription: 'd' } });
+    const updated = await harness.request('PUT', `/v1/models/${created.id}`, {
+      ...as(owner),
+      body: { name: 'Renamed', shortDescription: 'd' },
+    });
     expect(updated.body.model).toMatchObject({ name: 'Renamed', shortDescription: 'd' });
-    const tags = await harness.request('PUT', `/v1/models/${created.id}/tags`, { ...as(owner), body: { add: ['b'], delete: ['a'] } });
+    const tags = await harness.request('PUT', `/v1/models/${created.id}/tags`, {
+      ...as(owner),
+      body: { add: ['b'], delete: ['a'] },
+    });
     expect(tags.body).toEqual({ added: ['b'], deleted: ['a'] });
 
     const page1 = await harness.request('GET', '/v1/models?pageSize=1', as(owner));
     expect(page1.body.models).toHaveLength(1);
-    const page2 = await harness.request('GET', `/v1/models?pageSize=1&paginationToken=${page1.body.nextPaginationToken}`, as(owner));
+    const page2 = await harness.request(
+      'GET',
+      `/v1/models?pageSize=1&paginationToken=${page1.body.nextPaginationToken}`,
+      as(owner),
+    );
     expect(page2.body.models[0].id).not.toBe(page1.body.models[0].id);
     expect((await harness.request('GET', '/v1/models?pageSize=501', as(owner))).status).toBe(400);
 
     const asset = await harness.upload(owner, await solid(10, 200, 10));
-    const add = await harness.request('POST', `/v1/models/${created.id}/training-images`, { ...as(owner), body: { assetId: asset, name: 'green.png' } });
+    const add = await harness.request('POST', `/v1/models/${created.id}/training-images`, {
+      ...as(owner),
+      body: { assetId: asset, name: 'green.png' },
+    });
     expect(add.status).toBe(200);
     expect(add.body.trainingImage).toMatchObject({ id: asset, name: 'green.png' });
     expect((await fetch(add.body.trainingImage.downloadUrl)).status).toBe(200);
     const foreign = await harness.upload(other, await solid(1, 2, 3));
-    expect((await harness.request('POST', `/v1/models/${created.id}/training-images`, { ...as(owner), body: { assetId: foreign } })).status).toBe(404);
-    expect((await harness.request('GET', `/v1/models/${created.id}/training-images`, as(owner))).body.trainingImages).toHaveLength(1);
-    expect((await harness.request('DELETE', `/v1/models/${created.id}/training-images/${asset}`, as(owner))).status).toBe(200);
+    expect(
+      (
+        await harness.request('POST', `/v1/models/${created.id}/training-images`, {
+          ...as(owner),
+          body: { assetId: foreign },
+        })
+      ).status,
+    ).toBe(404);
+    expect(
+      (await harness.request('GET', `/v1/models/${created.id}/training-images`, as(owner))).body
+        .trainingImages,
+    ).toHaveLength(1);
+    expect(
+      (await harness.request('DELETE', `/v1/models/${created.id}/training-images/${asset}`, as(owner)))
+        .status,
+    ).toBe(200);
     expect((await model(owner, created.id)).trainingImagesNumber).toBe(0);
 
     expect((await harness.request('DELETE', `/v1/models/${created.id}`, as(owner))).status).toBe(200);
@@ -101,27 +146,67 @@ describe('models: registry, training, export, custom generation', () => {
 
   it('training runs to model.training.completed; the learned colours change a generation naming the model', async () => {
     const m = await createModel(owner, { name: 'Reds', type: 'flux.1-lora' });
-    for (const [r, g, b] of [[220, 30, 20], [200, 50, 40]])
-      await harness.request('POST', `/v1/models/${m.id}/training-images`, { ...as(owner), body: { assetId: await harness.upload(owner, await solid(r, g, b)) } });
-    const train = await harness.request('PUT', `/v1/models/${m.id}/train`, { ...as(owner), body: { parameters: { nbEpochs: 2, paletteSize: 3 } } });
+    for (const [r, g, b] of [
+      [220, 30, 20],
+      [200, 50, 40],
+    ])
+      await harness.request('POST', `/v1/models/${m.id}/training-images`, {
+        ...as(owner),
+        body: { assetId: await harness.upload(owner, await solid(r, g, b)) },
+      });
+    const train = await harness.request('PUT', `/v1/models/${m.id}/train`, {
+      ...as(owner),
+      body: { parameters: { nbEpochs: 2, paletteSize: 3 } },
+    });
     expect(train.status).toBe(200);
     expect(train.body.model.status).toBe('training');
     expect(train.body.job).toMatchObject({ jobType: 'model-training' });
-    expect((await harness.request('PUT', `/v1/models/${m.id}/train`, { ...as(owner), body: {} })).status).toBe(409);
+    expect(
+      (await harness.request('PUT', `/v1/models/${m.id}/train`, { ...as(owner), body: {} })).status,
+    ).toBe(409);
 
-    const trained = await waitFor(async () => ((await model(owner, m.id)).status === 'trained' ? model(owner, m.id) : undefined), { timeoutMs: 60_000, what: 'the model to be trained' });
+    const trained = await waitFor(
+      async () => ((await model(owner, m.id)).status === 'trained' ? model(owner, m.id) : undefined),
+      { timeoutMs: 60_000, what: 'the model to be trained' },
+    );
     expect(trained.trainingProgress.progress).toBe(1);
-    await waitFor(() => events('model.training.completed').some((e) => e.data.model.id === m.id), { timeoutMs: 30_000, what: 'model.training.completed' });
+    await waitFor(() => events('model.training.completed').some((e) => e.data.model.id === m.id), {
+      timeoutMs: 30_000,
+      what: 'model.training.completed',
+    });
     const completed = events('model.training.completed').find((e) => e.data.model.id === m.id)!;
-    expect(completed.data.model).toMatchObject({ id: m.id, name: 'Reds', status: 'trained', trainer: 'builtin-colour' });
-    expect(events('model.training.started').find((e) => e.data.model.id === m.id)?.data.model.status).toBe('training');
+    expect(completed.data.model).toMatchObject({
+      id: m.id,
+      name: 'Reds',
+      status: 'trained',
+      trainer: 'builtin-colour',
+    });
+    expect(events('model.training.started').find((e) => e.data.model.id === m.id)?.data.model.status).toBe(
+      'training',
+    );
 
     // Same request with and without the model: the preview output moves towards the learned reds.
-    const plain = await harness.generate(owner, 'txt2img', { modelId: 'flux.1-dev', prompt: 'a house', width: 64, height: 64 });
-    const named = await harness.generate(owner, 'txt2img', { modelId: m.id, prompt: 'a house', width: 64, height: 64 });
-    const [a, b] = await Promise.all([harness.finalJob(owner, plain.job.jobId), harness.finalJob(owner, named.job.jobId)]);
+    const plain = await harness.generate(owner, 'txt2img', {
+      modelId: 'flux.1-dev',
+      prompt: 'a house',
+      width: 64,
+      height: 64,
+    });
+    const named = await harness.generate(owner, 'txt2img', {
+      modelId: m.id,
+      prompt: 'a house',
+      width: 64,
+      height: 64,
+    });
+    const [a, b] = await Promise.all([
+      harness.finalJob(owner, plain.job.jobId),
+      harness.finalJob(owner, named.job.jobId),
+    ]);
     expect(b.status).toBe('success');
-    const [before, after] = await Promise.all([harness.assetBytes(owner, a.metadata.assetIds[0]), harness.assetBytes(owner, b.metadata.assetIds[0])]);
+    const [before, after] = await Promise.all([
+      harness.assetBytes(owner, a.metadata.assetIds[0]),
+      harness.assetBytes(owner, b.metadata.assetIds[0]),
+    ]);
     const [mb, ma] = [await meanRgb(before), await meanRgb(after)];
     expect(ma[0] - (ma[1] + ma[2]) / 2).toBeGreaterThan(mb[0] - (mb[1] + mb[2]) / 2 + 40);
     trainedId = m.id;
@@ -131,7 +216,10 @@ describe('models: registry, training, export, custom generation', () => {
     const res = await harness.request('POST', `/v1/models/${trainedId}/download`, { ...as(owner), body: {} });
     expect(res.status).toBe(200);
     const jobId = res.body.jobId as string;
-    await waitFor(() => events('model.download.completed').find((e) => e.data.jobId === jobId), { timeoutMs: 60_000, what: 'model.download.completed' });
+    await waitFor(() => events('model.download.completed').find((e) => e.data.jobId === jobId), {
+      timeoutMs: 60_000,
+      what: 'model.download.completed',
+    });
     const done = events('model.download.completed').find((e) => e.data.jobId === jobId)!;
     expect(events('model.download.created').some((e) => e.data.jobId === jobId)).toBe(true);
     const zipRes = await fetch(done.data.downloadUrl);
@@ -141,31 +229,77 @@ describe('models: registry, training, export, custom generation', () => {
     const learned = JSON.parse(entries['model.json'].toString());
     expect(learned.kind).toBe('colour-statistics');
     expect(learned.palette[0].rgb[0]).toBeGreaterThan(150);
-    expect(JSON.parse(entries['manifest.json'].toString())).toMatchObject({ id: trainedId, status: 'trained' });
+    expect(JSON.parse(entries['manifest.json'].toString())).toMatchObject({
+      id: trainedId,
+      status: 'trained',
+    });
   });
 
   it('cancel mid-training → model.training.cancelled and status training-canceled', async () => {
     const m = await createModel(owner, { name: 'Slow' });
-    await harness.request('POST', `/v1/models/${m.id}/training-images`, { ...as(owner), body: { assetId: await harness.upload(owner, await solid(20, 20, 200)) } });
-    await harness.request('PUT', `/v1/models/${m.id}/train`, { ...as(owner), body: { parameters: { nbEpochs: 50 } } });
-    await waitFor(() => events('model.training.started').some((e) => e.data.model.id === m.id), { timeoutMs: 30_000, what: 'the training to start' });
-    const cancel = await harness.request('POST', `/v1/models/${m.id}/train/action`, { ...as(owner), body: { action: 'cancel' } });
+    await harness.request('POST', `/v1/models/${m.id}/training-images`, {
+      ...as(owner),
+      body: { assetId: await harness.upload(owner, await solid(20, 20, 200)) },
+    });
+    await harness.request('PUT', `/v1/models/${m.id}/train`, {
+      ...as(owner),
+      body: { parameters: { nbEpochs: 50 } },
+    });
+    await waitFor(() => events('model.training.started').some((e) => e.data.model.id === m.id), {
+      timeoutMs: 30_000,
+      what: 'the training to start',
+    });
+    // Progress moves while it runs (the trainer reports each step; GET reads it from job-service).
+    const running = await waitFor(
+      async () => {
+        const current = await model(owner, m.id);
+        return current.trainingProgress?.progress > 0.15 ? current : undefined;
+      },
+      { timeoutMs: 30_000, what: 'training progress' },
+    );
+    expect(running).toMatchObject({ status: 'training', trainingProgress: { stage: 'running-train' } });
+    const cancel = await harness.request('POST', `/v1/models/${m.id}/train/action`, {
+      ...as(owner),
+      body: { action: 'cancel' },
+    });
     expect(cancel.status).toBe(200);
     expect(cancel.body.model.status).toBe('training-canceled');
-    await waitFor(() => events('model.training.cancelled').find((e) => e.data.model.id === m.id), { timeoutMs: 30_000, what: 'model.training.cancelled' });
-    expect(events('model.training.cancelled').find((e) => e.data.model.id === m.id)!.data.model.status).toBe('training-canceled');
+    await waitFor(() => events('model.training.cancelled').find((e) => e.data.model.id === m.id), {
+      timeoutMs: 30_000,
+      what: 'model.training.cancelled',
+    });
+    expect(events('model.training.cancelled').find((e) => e.data.model.id === m.id)!.data.model.status).toBe(
+      'training-canceled',
+    );
     expect((await model(owner, m.id)).status).toBe('training-canceled');
-    expect((await harness.request('POST', `/v1/models/${m.id}/train/action`, { ...as(owner), body: { action: 'stop' } })).status).toBe(400);
+    expect(
+      (
+        await harness.request('POST', `/v1/models/${m.id}/train/action`, {
+          ...as(owner),
+          body: { action: 'stop' },
+        })
+      ).status,
+    ).toBe(400);
   });
 
   it('a failing trainer (a training image deleted meanwhile) → model.training.failed and status failed', async () => {
     const m = await createModel(owner, { name: 'Broken' });
     const asset = await harness.upload(owner, await solid(50, 50, 50));
-    await harness.request('POST', `/v1/models/${m.id}/training-images`, { ...as(owner), body: { assetId: asset } });
-    expect((await harness.request('DELETE', '/v1/assets', { ...as(owner), body: { assetIds: [asset] } })).status).toBe(200);
+    await harness.request('POST', `/v1/models/${m.id}/training-images`, {
+      ...as(owner),
+      body: { assetId: asset },
+    });
+    expect(
+      (await harness.request('DELETE', '/v1/assets', { ...as(owner), body: { assetIds: [asset] } })).status,
+    ).toBe(200);
     await harness.request('PUT', `/v1/models/${m.id}/train`, { ...as(owner), body: {} });
-    await waitFor(() => events('model.training.failed').find((e) => e.data.model.id === m.id), { timeoutMs: 60_000, what: 'model.training.failed' });
-    await waitFor(async () => ((await model(owner, m.id)).status === 'failed' ? true : undefined), { what: 'status failed' });
+    await waitFor(() => events('model.training.failed').find((e) => e.data.model.id === m.id), {
+      timeoutMs: 60_000,
+      what: 'model.training.failed',
+    });
+    await waitFor(async () => ((await model(owner, m.id)).status === 'failed' ? true : undefined), {
+      what: 'status failed',
+    });
   });
 
   it('custom generation is validated against the model’s inputs, errors naming the input', async () => {
@@ -176,12 +310,17 @@ describe('models: registry, training, export, custom generation', () => {
         { name: 'duration', type: 'number', min: 1, max: 10, step: 1 },
         { name: 'style', type: 'string', allowedValues: ['a', 'b'] },
         { name: 'image', type: 'file', kind: 'image' },
-        { name: 'strength', type: 'number', required: { ifDefined: { image: 'strength is required with image' } } },
+        {
+          name: 'strength',
+          type: 'number',
+          required: { ifDefined: { image: 'strength is required with image' } },
+        },
         { name: 'loop', type: 'boolean' },
       ],
     });
     const asset = await harness.upload(owner, await solid(1, 1, 1));
-    const post = (body: unknown, id = m.id) => harness.request('POST', `/v1/generate/custom/${id}`, { ...as(owner), body });
+    const post = (body: unknown, id = m.id) =>
+      harness.request('POST', `/v1/generate/custom/${id}`, { ...as(owner), body });
     const field = async (body: unknown) => {
       const res = await post(body);
       expect(res.status).toBe(400);
@@ -240,13 +379,22 @@ describe('models: training on an external trainer (http engine)', () => {
       respondWith: () => ({
         status: 200,
         body: {
-          outputs: [{ name: 'weights.bin', data: `data:application/octet-stream;base64,${Buffer.from('WEIGHTS').toString('base64')}` }],
+          outputs: [
+            {
+              name: 'weights.bin',
+              data: `data:application/octet-stream;base64,${Buffer.from('WEIGHTS').toString('base64')}`,
+            },
+          ],
           output: { loss: 0.042 },
         },
       }),
     });
     harness = await startInferenceHarness({
-      env: { INFERENCE_ENGINES: 'model-training=http', INFERENCE_HTTP_URL: trainer.url, INFERENCE_PREVIEW: 'off' },
+      env: {
+        INFERENCE_ENGINES: 'model-training=http',
+        INFERENCE_HTTP_URL: trainer.url,
+        INFERENCE_PREVIEW: 'off',
+      },
     });
     tenant = await harness.tenant();
   });
@@ -257,23 +405,45 @@ describe('models: training on an external trainer (http engine)', () => {
 
   it('posts the training images inline, stores the returned files as the model’s, and the export holds them', async () => {
     const auth = { auth: tenant.auth.projectMember };
-    const created = await harness.request('POST', '/v1/models', { ...auth, body: { name: 'External', type: 'flux.1-lora' } });
+    const created = await harness.request('POST', '/v1/models', {
+      ...auth,
+      body: { name: 'External', type: 'flux.1-lora' },
+    });
     const id = created.body.model.id as string;
     const asset = await harness.upload(tenant, await paint(8, 8, () => [1, 2, 3]));
     await harness.request('POST', `/v1/models/${id}/training-images`, { ...auth, body: { assetId: asset } });
-    expect((await harness.request('PUT', `/v1/models/${id}/train`, { ...auth, body: { parameters: { learningRate: 0.001 } } })).status).toBe(200);
-    await waitFor(async () => ((await harness.request('GET', `/v1/models/${id}`, auth)).body.model.status === 'trained' ? true : undefined), {
-      timeoutMs: 60_000,
-      what: 'the external training',
-    });
+    expect(
+      (
+        await harness.request('PUT', `/v1/models/${id}/train`, {
+          ...auth,
+          body: { parameters: { learningRate: 0.001 } },
+        })
+      ).status,
+    ).toBe(200);
+    await waitFor(
+      async () =>
+        (await harness.request('GET', `/v1/models/${id}`, auth)).body.model.status === 'trained'
+          ? true
+          : undefined,
+      {
+        timeoutMs: 60_000,
+        what: 'the external training',
+      },
+    );
     const sent = JSON.parse(trainer.requests[0].rawBody.toString());
-    expect(sent).toMatchObject({ mode: 'model-training', modelId: id, input: { parameters: { learningRate: 0.001 } } });
+    expect(sent).toMatchObject({
+      mode: 'model-training',
+      modelId: id,
+      input: { parameters: { learningRate: 0.001 } },
+    });
     expect(sent.input.trainingImages[0]).toMatch(/^data:image\/png;base64,/);
 
     const download = await harness.request('POST', `/v1/models/${id}/download`, { ...auth, body: {} });
     const job = await harness.finalJob(tenant, download.body.jobId);
     expect(job.status).toBe('success');
-    const zip = await unzip(Buffer.from(await (await fetch(job.metadata.output.downloadUrl as string)).arrayBuffer()));
+    const zip = await unzip(
+      Buffer.from(await (await fetch(job.metadata.output.downloadUrl as string)).arrayBuffer()),
+    );
     expect(zip['weights.bin'].toString()).toBe('WEIGHTS');
   });
 });

@@ -64,7 +64,9 @@ export class GenerateService {
     const body = plain(dto);
     checkRules(mode, body);
     // A registry model (model_…) must be one the caller may use; its learned files go to the worker with the job.
-    const learnedModel = mode.runsModel ? await this.models.forMode(tenant, body.modelId, mode.name) : undefined;
+    const learnedModel = mode.runsModel
+      ? await this.models.forMode(tenant, body.modelId, mode.name)
+      : undefined;
     const inputs = await this.inputs.resolve(tenant, imageInputsOf(dto));
     const price = this.pricing.price(mode.name, body, inputs.decoded);
     if (isDryRun(query.dryRun)) {

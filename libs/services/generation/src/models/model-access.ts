@@ -16,7 +16,9 @@ export class ModelAccess {
 
   /** The model if the tenant may read it; 404 otherwise. */
   async readable(tenant: TenantRef, modelId: string): Promise<ModelRow> {
-    const row = MODEL_ID.test(modelId) ? await this.prisma.model.findUnique({ where: { id: modelId } }) : null;
+    const row = MODEL_ID.test(modelId)
+      ? await this.prisma.model.findUnique({ where: { id: modelId } })
+      : null;
     if (!row || !canRead(tenant, row)) throw ApiError.notFound(`model ${modelId} not found`, modelId);
     return row;
   }

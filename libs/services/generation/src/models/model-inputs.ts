@@ -42,8 +42,24 @@ export type InputType = (typeof INPUT_TYPES)[number];
 const NAME = /^[A-Za-z][A-Za-z0-9_]{0,63}$/;
 const RULE_KEYS = new Set(['always', 'ifNotDefined', 'ifDefined', 'conditionalValues']);
 const KEYS = new Set([
-  'name', 'type', 'label', 'description', 'required', 'min', 'max', 'step', 'minLength', 'maxLength',
-  'allowedValues', 'kind', 'default', 'hint', 'group', 'prompt', 'parent', 'costImpact',
+  'name',
+  'type',
+  'label',
+  'description',
+  'required',
+  'min',
+  'max',
+  'step',
+  'minLength',
+  'maxLength',
+  'allowedValues',
+  'kind',
+  'default',
+  'hint',
+  'group',
+  'prompt',
+  'parent',
+  'costImpact',
 ]);
 
 /**
@@ -77,20 +93,28 @@ export function checkInputDefinitions(value: unknown): { inputs: ModelInput[]; e
       if (input[key] !== undefined && (typeof input[key] !== 'number' || !Number.isFinite(input[key])))
         bad(`${at}.${key}`, `${key} must be a number`);
     if (typeof input.step === 'number' && input.step <= 0) bad(`${at}.step`, 'step must be greater than 0');
-    if (input.allowedValues !== undefined && (!Array.isArray(input.allowedValues) || input.allowedValues.length === 0))
+    if (
+      input.allowedValues !== undefined &&
+      (!Array.isArray(input.allowedValues) || input.allowedValues.length === 0)
+    )
       bad(`${at}.allowedValues`, 'allowedValues must be a non-empty array');
     if (input.required !== undefined) {
       const rules = input.required as Record<string, unknown>;
-      if (!rules || typeof rules !== 'object' || Array.isArray(rules)) bad(`${at}.required`, 'required must be an object');
+      if (!rules || typeof rules !== 'object' || Array.isArray(rules))
+        bad(`${at}.required`, 'required must be an object');
       else {
         for (const key of Object.keys(rules)) {
           if (!RULE_KEYS.has(key)) bad(`${at}.required.${key}`, `${key} is not a required rule`);
           else if (key === 'always' ? typeof rules[key] !== 'boolean' : !isRecord(rules[key]))
-            bad(`${at}.required.${key}`, `${key} must be ${key === 'always' ? 'a boolean' : 'an object keyed by input name'}`);
+            bad(
+              `${at}.required.${key}`,
+              `${key} must be ${key === 'always' ? 'a boolean' : 'an object keyed by input name'}`,
+            );
         }
         if (isRecord(rules.conditionalValues))
           for (const [other, values] of Object.entries(rules.conditionalValues))
-            if (!Array.isArray(values)) bad(`${at}.required.conditionalValues.${other}`, 'must be an array of values');
+            if (!Array.isArray(values))
+              bad(`${at}.required.conditionalValues.${other}`, 'must be an array of values');
       }
     }
   });
@@ -130,7 +154,11 @@ export function checkInputValues(
   const defined = (name: string) => body[name] !== undefined && body[name] !== null;
   const byName = new Map(inputs.map((i) => [i.name, i]));
   for (const name of Object.keys(body))
-    if (!byName.has(name)) bad(name, `${name} is not an input of this model (its inputs: ${[...byName.keys()].join(', ') || 'none'})`);
+    if (!byName.has(name))
+      bad(
+        name,
+        `${name} is not an input of this model (its inputs: ${[...byName.keys()].join(', ') || 'none'})`,
+      );
   for (const input of inputs) {
     const { name } = input;
     if (!defined(name)) {
@@ -172,12 +200,17 @@ function checkValue(
   const scalar = (field: string, v: unknown, type: 'number' | 'string' | 'file' | 'model'): boolean => {
     if (type === 'number') {
       if (typeof v !== 'number' || !Number.isFinite(v)) return fail(field, `${field} must be a number`);
-      if (input.min !== undefined && v < input.min) return fail(field, `${field} must be at least ${input.min}`);
-      if (input.max !== undefined && v > input.max) return fail(field, `${field} must be at most ${input.max}`);
+      if (input.min !== undefined && v < input.min)
+        return fail(field, `${field} must be at least ${input.min}`);
+      if (input.max !== undefined && v > input.max)
+        return fail(field, `${field} must be at most ${input.max}`);
       if (input.step !== undefined) {
         const steps = (v - (input.min ?? 0)) / input.step;
         if (Math.abs(steps - Math.round(steps)) > 1e-9)
-          return fail(field, `${field} must be a multiple of ${input.step}${input.min ? ` from ${input.min}` : ''}`);
+          return fail(
+            field,
+            `${field} must be a multiple of ${input.step}${input.min ? ` from ${input.min}` : ''}`,
+          );
       }
     } else if (type === 'string') {
       if (typeof v !== 'string') return fail(field, `${field} must be a string`);
@@ -186,10 +219,12 @@ function checkValue(
       if (input.maxLength !== undefined && v.length > input.maxLength)
         return fail(field, `${field} must be at most ${input.maxLength} characters`);
     } else if (type === 'file') {
-      if (typeof v !== 'string' || !ASSET_ID.test(v)) return fail(field, `${field} must be an asset id (asset_…)`);
+      if (typeof v !== 'string' || !ASSET_ID.test(v))
+        return fail(field, `${field} must be an asset id (asset_…)`);
       refs.assets.push({ field, id: v });
     } else {
-      if (typeof v !== 'string' || !MODEL_ID.test(v)) return fail(field, `${field} must be a model id (model_…)`);
+      if (typeof v !== 'string' || !MODEL_ID.test(v))
+        return fail(field, `${field} must be a model id (model_…)`);
       refs.models.push({ field, id: v });
     }
     if (allowed && (type === 'number' || type === 'string') && !allowed.includes(v))

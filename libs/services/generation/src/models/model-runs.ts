@@ -8,7 +8,11 @@ import type { ModelRow } from './model.view';
 import type { ModelArtifacts } from './training.service';
 
 /** The generate route of each capability, for the pointer legacy models answer with. */
-const ROUTE_OF_CAPABILITY: Record<string, string> = { txt2img: 'txt2img', img2img: 'img2img', inpaint: 'inpaint' };
+const ROUTE_OF_CAPABILITY: Record<string, string> = {
+  txt2img: 'txt2img',
+  img2img: 'img2img',
+  inpaint: 'inpaint',
+};
 
 /**
  * What a generation needs from the registry about the model it names: that
@@ -24,7 +28,8 @@ export class ModelRuns {
   async forCustom(tenant: TenantRef, modelId: string, body: Record<string, unknown>) {
     const model = await this.access.readable(tenant, modelId);
     if (isLegacyType(model.type)) {
-      const route = ROUTE_OF_CAPABILITY[model.capabilities.find((c) => ROUTE_OF_CAPABILITY[c]) ?? 'txt2img'] ?? 'txt2img';
+      const route =
+        ROUTE_OF_CAPABILITY[model.capabilities.find((c) => ROUTE_OF_CAPABILITY[c]) ?? 'txt2img'] ?? 'txt2img';
       throw new ApiError(
         400,
         'legacy_model',
@@ -33,13 +38,19 @@ export class ModelRuns {
       );
     }
     if (model.status === 'training')
-      throw ApiError.conflict(`model ${modelId} is training: generate once it is trained`, { modelId, status: model.status });
+      throw ApiError.conflict(`model ${modelId} is training: generate once it is trained`, {
+        modelId,
+        status: model.status,
+      });
     const inputs = model.inputs as unknown as ModelInput[];
     if (inputs.length > 0) {
       const { errors, references } = checkInputValues(inputs, body);
       if (errors.length) throw ApiError.validation(errors);
       if (references.models.length) {
-        const readable = await this.access.readableIds(tenant, references.models.map((r) => r.id));
+        const readable = await this.access.readableIds(
+          tenant,
+          references.models.map((r) => r.id),
+        );
         const missing = references.models.find((r) => !readable.has(r.id));
         if (missing)
           throw new ApiError(404, 'not_found', `Model ${missing.id} not found (${missing.field})`, {
@@ -58,20 +69,37 @@ export class ModelRuns {
    * Other ids are base-model names (`flux.1-dev`, `gpt-image-1`) handed to the
    * engine as they are. Returns the model's learned files, if any.
    */
-  async forMode(tenant: TenantRef, modelId: unknown, mode: string): Promise<Record<string, unknown> | undefined> {
+  async forMode(
+    tenant: TenantRef,
+    modelId: unknown,
+    mode: string,
+  ): Promise<Record<string, unknown> | undefined> {
     if (typeof modelId !== 'string' || !modelId.startsWith('model_')) return undefined;
-    const model = MODEL_ID.test(modelId) ? await this.access.readable(tenant, modelId).catch(() => undefined) : undefined;
+    const model = MODEL_ID.test(modelId)
+      ? await this.access.readable(tenant, modelId).catch(() => undefined)
+      : undefined;
     if (!model)
-      throw new ApiError(404, 'not_found', `Model ${modelId} not found (modelId)`, { id: modelId, field: 'modelId' });
+      throw new ApiError(404, 'not_found', `Model ${modelId} not found (modelId)`, {
+        id: modelId,
+        field: 'modelId',
+      });
     if (!isLegacyType(model.type))
       throw new ApiError(
         400,
         'custom_model',
         `model ${modelId} is a ${model.type} model: generate with POST /v1/generate/custom/${modelId}, not /v1/generate/${mode}`,
-        { modelId, type: model.type, path: `/v1/generate/custom/${modelId}`, fields: { modelId: [`use POST /v1/generate/custom/${modelId}`] } },
+        {
+          modelId,
+          type: model.type,
+          path: `/v1/generate/custom/${modelId}`,
+          fields: { modelId: [`use POST /v1/generate/custom/${modelId}`] },
+        },
       );
     if (model.status === 'training')
-      throw ApiError.conflict(`model ${modelId} is training: generate once it is trained`, { modelId, status: model.status });
+      throw ApiError.conflict(`model ${modelId} is training: generate once it is trained`, {
+        modelId,
+        status: model.status,
+      });
     return learnedModelOf(model);
   }
 }

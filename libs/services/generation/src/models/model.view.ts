@@ -54,7 +54,9 @@ export function toModelView(
  * `data.model` (the spec leaves its fields open): who it is and where its
  * training stands.
  */
-export function modelSummary(row: Pick<ModelRow, 'id' | 'name' | 'type' | 'privacy' | 'status' | 'projectId'>) {
+export function modelSummary(
+  row: Pick<ModelRow, 'id' | 'name' | 'type' | 'privacy' | 'status' | 'projectId'>,
+) {
   return {
     id: row.id,
     ...(row.name ? { name: row.name } : {}),

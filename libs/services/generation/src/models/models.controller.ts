@@ -29,7 +29,10 @@ export class ModelsController {
   ) {}
 
   @Get()
-  @ApiOperation({ operationId: 'GetModels', summary: 'List the project’s models, or every team’s public models' })
+  @ApiOperation({
+    operationId: 'GetModels',
+    summary: 'List the project’s models, or every team’s public models',
+  })
   async list(@CurrentPrincipal() p: Principal, @Query() query: ListModelsQuery) {
     return this.models.list(await this.scopes.resolve(p, query.projectId), query);
   }
@@ -42,8 +45,15 @@ export class ModelsController {
   }
 
   @Get(':modelId')
-  @ApiOperation({ operationId: 'GetModelsByModelId', summary: 'A model, with its training status and progress' })
-  async get(@CurrentPrincipal() p: Principal, @Param('modelId') modelId: string, @Query() query: ModelsQuery) {
+  @ApiOperation({
+    operationId: 'GetModelsByModelId',
+    summary: 'A model, with its training status and progress',
+  })
+  async get(
+    @CurrentPrincipal() p: Principal,
+    @Param('modelId') modelId: string,
+    @Query() query: ModelsQuery,
+  ) {
     return this.models.get(await this.scopes.resolve(p, query.projectId), modelId);
   }
 
@@ -60,7 +70,11 @@ export class ModelsController {
 
   @Delete(':modelId')
   @ApiOperation({ operationId: 'DeleteModelsByModelId', summary: 'Delete a model (not while it trains)' })
-  async delete(@CurrentPrincipal() p: Principal, @Param('modelId') modelId: string, @Query() query: ModelsQuery) {
+  async delete(
+    @CurrentPrincipal() p: Principal,
+    @Param('modelId') modelId: string,
+    @Query() query: ModelsQuery,
+  ) {
     return this.models.delete(await this.scopes.resolve(p, query.projectId), modelId);
   }
 
@@ -77,7 +91,10 @@ export class ModelsController {
 
   @Post(':modelId/training-images')
   @HttpCode(200)
-  @ApiOperation({ operationId: 'PostModelsTrainingImagesByModelId', summary: 'Add image assets as training images' })
+  @ApiOperation({
+    operationId: 'PostModelsTrainingImagesByModelId',
+    summary: 'Add image assets as training images',
+  })
   async addImages(
     @CurrentPrincipal() p: Principal,
     @Param('modelId') modelId: string,
@@ -88,13 +105,23 @@ export class ModelsController {
   }
 
   @Get(':modelId/training-images')
-  @ApiOperation({ operationId: 'GetModelsTrainingImagesByModelId', summary: 'Every training image of a model' })
-  async images(@CurrentPrincipal() p: Principal, @Param('modelId') modelId: string, @Query() query: ModelsQuery) {
+  @ApiOperation({
+    operationId: 'GetModelsTrainingImagesByModelId',
+    summary: 'Every training image of a model',
+  })
+  async images(
+    @CurrentPrincipal() p: Principal,
+    @Param('modelId') modelId: string,
+    @Query() query: ModelsQuery,
+  ) {
     return this.models.trainingImages(await this.scopes.resolve(p, query.projectId), modelId);
   }
 
   @Delete(':modelId/training-images/:trainingImageId')
-  @ApiOperation({ operationId: 'DeleteModelsTrainingImagesByModelIdAndTrainingImageId', summary: 'Remove a training image (the asset stays)' })
+  @ApiOperation({
+    operationId: 'DeleteModelsTrainingImagesByModelIdAndTrainingImageId',
+    summary: 'Remove a training image (the asset stays)',
+  })
   async deleteImage(
     @CurrentPrincipal() p: Principal,
     @Param('modelId') modelId: string,
@@ -129,7 +156,10 @@ export class ModelsController {
 
   @Post(':modelId/download')
   @HttpCode(200)
-  @ApiOperation({ operationId: 'PostDownloadModel', summary: 'Export the trained model files as a zip archive (a job)' })
+  @ApiOperation({
+    operationId: 'PostDownloadModel',
+    summary: 'Export the trained model files as a zip archive (a job)',
+  })
   async download(
     @CurrentPrincipal() p: Principal,
     @Param('modelId') modelId: string,

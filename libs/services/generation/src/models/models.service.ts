@@ -1,5 +1,12 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
-import { ASSETS_API, prefixedId, type AssetsApi, type TenantRef } from '@genasset/contracts';
+import {
+  ASSETS_API,
+  JOBS_API,
+  prefixedId,
+  type AssetsApi,
+  type JobsApi,
+  type TenantRef,
+} from '@genasset/contracts';
 import { ApiError } from '@genasset/http';
 import { OBJECT_STORE, type ObjectStore } from '@genasset/storage';
 import { Prisma } from '../generated/prisma/client';
@@ -31,12 +38,19 @@ export class ModelsService {
     private readonly access: ModelAccess,
     @Inject(ASSETS_API) private readonly assets: AssetsApi,
     @Inject(OBJECT_STORE) private readonly store: ObjectStore,
+    @Inject(JOBS_API) private readonly jobs: JobsApi,
   ) {}
 
-  async list(tenant: TenantRef, query: ListModelsQuery): Promise<{ models: ModelView[]; nextPaginationToken?: string }> {
+  async list(
+    tenant: TenantRef,
+    query: ListModelsQuery,
+  ): Promise<{ models: ModelView[]; nextPaginationToken?: string }> {
     const pageSize = query.pageSize ?? MODEL_LIMITS.pageSize.default;
     const after = query.paginationToken ? decodeToken(query.paginationToken) : undefined;
-    const tags = query.tags?.split(',').map((t) => t.trim()).filter(Boolean);
+    const tags = query.tags
+      ?.split(',')
+      .map((t) => t.trim())
+      .filter(Boolean);
     const where: Prisma.ModelWhereInput = {
       ...(query.privacy === 'public' ? { privacy: 'public' } : { projectId: tenant.projectId }),
       ...(query.status ? { status: query.status } : {}),
@@ -68,13 +82,39 @@ export class ModelsService {
 
   async get(tenant: TenantRef, modelId: string): Promise<{ model: ModelView }> {
     const row = await this.access.readable(tenant, modelId);
-    return { model: (await this.views([row], MODEL_LIMITS.trainingImages))[0] };
+    const model = (await this.views([row], MODEL_LIMITS.trainingImages))[0];
+    return { model: await this.withLiveProgress(row, model) };
+  }
+
+  /**
+   * While a model trains, job-service holds the progress the trainer reports
+   * (lifecycle facts only mark start and end): one model's GET reads it there,
+   * so `trainingProgress.progress` moves while the training runs. Best effort:
+   * if job-service cannot answer, the progress of the last fact stands.
+   */
+  private async withLiveProgress(row: ModelRow, model: ModelView): Promise<ModelView> {
+    if (row.status !== 'training' || !row.trainingJobId) return model;
+    const job = await this.jobs
+      .getJob({ teamId: row.teamId, projectId: row.projectId }, row.trainingJobId)
+      .catch(() => undefined);
+    if (!job) return model;
+    const progress = (model.trainingProgress ?? {}) as Record<string, unknown>;
+    const stage = job.status === 'queued' || job.status === 'pending' ? 'queued-for-train' : 'running-train';
+    return {
+      ...model,
+      trainingProgress: { ...progress, stage, progress: job.progress, updatedAt: Date.parse(job.updatedAt) },
+    };
   }
 
   async create(tenant: TenantRef, body: CreateModelBody): Promise<{ model: ModelView }> {
     if (body.collectionIds !== undefined)
       throw ApiError.validation([
-        { field: 'collectionIds', messages: ['collectionIds is not supported here: add the model with PUT /v1/collections/{collectionId}/models'] },
+        {
+          field: 'collectionIds',
+          messages: [
+            'collectionIds is not supported here: add the model with PUT /v1/collections/{collectionId}/models',
+          ],
+        },
       ]);
     const inputs = this.inputsOf(body.inputs);
     const row = await this.prisma.model.create({
@@ -100,7 +140,9 @@ export class ModelsService {
   async update(tenant: TenantRef, modelId: string, body: UpdateModelBody): Promise<{ model: ModelView }> {
     const row = await this.access.owned(tenant, modelId);
     if (body.type !== undefined && body.type !== row.type && row.status !== 'new')
-      throw ApiError.validation([{ field: 'type', messages: ['type can only be changed while the model is new'] }]);
+      throw ApiError.validation([
+        { field: 'type', messages: ['type can only be changed while the model is new'] },
+      ]);
     const inputs = this.inputsOf(body.inputs);
     const updated = await this.prisma.model.update({
       where: { id: row.id },
@@ -121,7 +163,9 @@ export class ModelsService {
   /** Deletes the model and its training-image links (the image assets stay); refused while it trains. */
   async delete(tenant: TenantRef, modelId: string): Promise<Record<string, never>> {
     const row = await this.access.owned(tenant, modelId);
-    const deleted = await this.prisma.model.deleteMany({ where: { id: row.id, status: { not: 'training' } } });
+    const deleted = await this.prisma.model.deleteMany({
+      where: { id: row.id, status: { not: 'training' } },
+    });
     if (deleted.count === 0)
       throw ApiError.conflict(`model ${modelId} is training: cancel the training first`, { modelId });
     const files = (row.artifacts as { files?: { key: string }[] } | null)?.files ?? [];
@@ -129,7 +173,11 @@ export class ModelsService {
     return {};
   }
 
-  async tags(tenant: TenantRef, modelId: string, body: ModelTagsBody): Promise<{ added: string[]; deleted: string[] }> {
+  async tags(
+    tenant: TenantRef,
+    modelId: string,
+    body: ModelTagsBody,
+  ): Promise<{ added: string[]; deleted: string[] }> {
     const row = await this.access.owned(tenant, modelId);
     const current = new Set(row.tags);
     const add = [...new Set(body.add ?? [])];
@@ -147,7 +195,9 @@ export class ModelsService {
     const deleted = remove.filter((t) => current.has(t) && !add.includes(t));
     const next = [...row.tags.filter((t) => !deleted.includes(t)), ...added];
     if (next.length > MODEL_LIMITS.tags)
-      throw ApiError.validation([{ field: 'add', messages: [`a model holds at most ${MODEL_LIMITS.tags} tags`] }]);
+      throw ApiError.validation([
+        { field: 'add', messages: [`a model holds at most ${MODEL_LIMITS.tags} tags`] },
+      ]);
     // Conditional on the tags read, so two concurrent edits cannot overwrite each other silently.
     const changed = await this.prisma.model.updateMany({
       where: { id: row.id, tags: { equals: row.tags } },
@@ -164,25 +214,36 @@ export class ModelsService {
   ): Promise<{ trainingImage: TrainingImageView; trainingImages: TrainingImageView[] }> {
     if (body.data !== undefined)
       throw ApiError.validation([
-        { field: 'data', messages: ['data is not accepted: upload the image with POST /v1/assets, then add its assetId'] },
+        {
+          field: 'data',
+          messages: ['data is not accepted: upload the image with POST /v1/assets, then add its assetId'],
+        },
       ]);
     const ids = [...new Set([...(body.assetId ? [body.assetId] : []), ...(body.assetIds ?? [])])];
-    if (ids.length === 0) throw ApiError.validation([{ field: 'assetId', messages: ['assetId or assetIds is required'] }]);
+    if (ids.length === 0)
+      throw ApiError.validation([{ field: 'assetId', messages: ['assetId or assetIds is required'] }]);
     const row = await this.access.owned(tenant, modelId);
     if (row.status === 'training')
       throw ApiError.conflict(`model ${modelId} is training: its training images cannot change now`);
-    const objects = await this.assets.objects(tenant, ids).catch((e: unknown) => Promise.reject(publicError(e)));
+    const objects = await this.assets
+      .objects(tenant, ids)
+      .catch((e: unknown) => Promise.reject(publicError(e)));
     const found = new Map(objects.map((o) => [o.assetId, o]));
     for (const id of ids) {
       const object = found.get(id);
       if (!object) throw new ApiError(404, 'not_found', `Asset ${id} not found`, { id, field: 'assetId' });
       if (object.kind !== 'image')
-        throw ApiError.validation([{ field: 'assetId', messages: [`asset ${id} is not an image (${object.mimeType})`] }]);
+        throw ApiError.validation([
+          { field: 'assetId', messages: [`asset ${id} is not an image (${object.mimeType})`] },
+        ]);
     }
     const count = await this.prisma.modelTrainingImage.count({ where: { modelId: row.id } });
     if (count + ids.length > MODEL_LIMITS.trainingImages)
       throw ApiError.validation([
-        { field: 'assetIds', messages: [`a model holds at most ${MODEL_LIMITS.trainingImages} training images`] },
+        {
+          field: 'assetIds',
+          messages: [`a model holds at most ${MODEL_LIMITS.trainingImages} training images`],
+        },
       ]);
     await this.prisma.$transaction([
       this.prisma.modelTrainingImage.createMany({
@@ -193,7 +254,10 @@ export class ModelsService {
     ]);
     const images = await this.trainingImages(tenant, modelId);
     const byId = new Map(images.trainingImages.map((i) => [i.id, i]));
-    return { trainingImage: byId.get(ids[0])!, trainingImages: ids.map((id) => byId.get(id)!).filter(Boolean) };
+    return {
+      trainingImage: byId.get(ids[0])!,
+      trainingImages: ids.map((id) => byId.get(id)!).filter(Boolean),
+    };
   }
 
   async trainingImages(tenant: TenantRef, modelId: string): Promise<{ trainingImages: TrainingImageView[] }> {
@@ -205,12 +269,19 @@ export class ModelsService {
     return { trainingImages: await this.imageViews(row, images) };
   }
 
-  async deleteTrainingImage(tenant: TenantRef, modelId: string, trainingImageId: string): Promise<Record<string, never>> {
+  async deleteTrainingImage(
+    tenant: TenantRef,
+    modelId: string,
+    trainingImageId: string,
+  ): Promise<Record<string, never>> {
     const row = await this.access.owned(tenant, modelId);
     if (row.status === 'training')
       throw ApiError.conflict(`model ${modelId} is training: its training images cannot change now`);
-    const deleted = await this.prisma.modelTrainingImage.deleteMany({ where: { modelId: row.id, assetId: trainingImageId } });
-    if (deleted.count === 0) throw ApiError.notFound(`training image ${trainingImageId} not found`, trainingImageId);
+    const deleted = await this.prisma.modelTrainingImage.deleteMany({
+      where: { modelId: row.id, assetId: trainingImageId },
+    });
+    if (deleted.count === 0)
+      throw ApiError.notFound(`training image ${trainingImageId} not found`, trainingImageId);
     return {};
   }
 
@@ -218,7 +289,11 @@ export class ModelsService {
   async views(rows: ModelRow[], imageLimit: number): Promise<ModelView[]> {
     if (rows.length === 0) return [];
     const ids = rows.map((r) => r.id);
-    const counts = await this.prisma.modelTrainingImage.groupBy({ by: ['modelId'], where: { modelId: { in: ids } }, _count: true });
+    const counts = await this.prisma.modelTrainingImage.groupBy({
+      by: ['modelId'],
+      where: { modelId: { in: ids } },
+      _count: true,
+    });
     const countOf = new Map(counts.map((c) => [c.modelId, c._count]));
     const images = imageLimit
       ? await this.prisma.modelTrainingImage.findMany({
@@ -241,7 +316,12 @@ export class ModelsService {
     if (images.length === 0) return [];
     // The images are assets of the model's project, whoever reads the (public) model.
     const owner = { teamId: row.teamId, projectId: row.projectId };
-    const objects = await this.assets.objects(owner, images.map((i) => i.assetId)).catch(() => []);
+    const objects = await this.assets
+      .objects(
+        owner,
+        images.map((i) => i.assetId),
+      )
+      .catch(() => []);
     const keys = new Map(objects.map((o) => [o.assetId, o.key]));
     return Promise.all(
       images.map(async (image) => {
@@ -272,9 +352,17 @@ function decodeToken(token: string): { createdAt: Date; id: string } {
   } catch {
     parsed = undefined;
   }
-  if (!Array.isArray(parsed) || parsed.length !== 2 || !Number.isSafeInteger(parsed[0]) || typeof parsed[1] !== 'string')
+  if (
+    !Array.isArray(parsed) ||
+    parsed.length !== 2 ||
+    !Number.isSafeInteger(parsed[0]) ||
+    typeof parsed[1] !== 'string'
+  )
     throw ApiError.validation([
-      { field: 'paginationToken', messages: ['paginationToken is not a token returned by this API (nextPaginationToken)'] },
+      {
+        field: 'paginationToken',
+        messages: ['paginationToken is not a token returned by this API (nextPaginationToken)'],
+      },
     ]);
   return { createdAt: new Date(parsed[0] as number), id: parsed[1] };
 }

@@ -38,7 +38,10 @@ export class TrainingFactsController {
     consumer: GENERATION_SERVICE,
     types: [JobStarted.type, JobSucceeded.type, JobFailed.type, JobCanceled.type],
   })
-  async fact(@Payload() envelope: EventEnvelope<JobLifecycleData>, @Ctx() ctx: EventContext<Tx>): Promise<void> {
+  async fact(
+    @Payload() envelope: EventEnvelope<JobLifecycleData>,
+    @Ctx() ctx: EventContext<Tx>,
+  ): Promise<void> {
     const job = envelope.data;
     if (job.kind !== 'model-training' || !job.modelId) return;
     const tx = ctx.tx;
@@ -56,18 +59,34 @@ export class TrainingFactsController {
     if (envelope.type === JobStarted.type) {
       await tx.model.updateMany({
         where: { id: model.id, trainingJobId: job.jobId, status: 'training' },
-        data: { trainingProgress: { stage: 'running-train', progress: job.progress ?? 0, startedAt: now, updatedAt: now } },
+        data: {
+          trainingProgress: {
+            stage: 'running-train',
+            progress: job.progress ?? 0,
+            startedAt: now,
+            updatedAt: now,
+          },
+        },
       });
       return;
     }
     const status = FINAL[envelope.type];
-    const reported = job.output?.model as { files?: { name: string; size?: number; contentType?: string }[]; trainer?: string; statistics?: Record<string, unknown> } | undefined;
+    const reported = job.output?.model as
+      | {
+          files?: { name: string; size?: number; contentType?: string }[];
+          trainer?: string;
+          statistics?: Record<string, unknown>;
+        }
+      | undefined;
     const artifacts: ModelArtifacts | undefined =
       status === 'trained' && reported?.files?.length
         ? {
             trainer: reported.trainer ?? 'unknown',
             prefix: modelFilesPrefix(job.projectId, model.id, job.jobId),
-            files: reported.files.map((f) => ({ ...f, key: `${modelFilesPrefix(job.projectId, model.id, job.jobId)}${f.name}` })),
+            files: reported.files.map((f) => ({
+              ...f,
+              key: `${modelFilesPrefix(job.projectId, model.id, job.jobId)}${f.name}`,
+            })),
             ...(reported.statistics ? { statistics: reported.statistics } : {}),
           }
         : undefined;
@@ -77,7 +96,11 @@ export class TrainingFactsController {
       data: {
         status,
         trainingProgress: { stage: 'running-train', progress: job.progress ?? 0, startedAt, updatedAt: now },
-        trainingStats: { startedAt: new Date(startedAt).toISOString(), endedAt: new Date(now).toISOString(), trainDuration: now - startedAt },
+        trainingStats: {
+          startedAt: new Date(startedAt).toISOString(),
+          endedAt: new Date(now).toISOString(),
+          trainDuration: now - startedAt,
+        },
         ...(artifacts ? { artifacts: artifacts as unknown as Prisma.InputJsonValue } : {}),
         updatedAt: new Date(now),
       },

@@ -42,7 +42,12 @@ export class TrainingService {
     });
     if (images.length === 0)
       throw ApiError.validation([
-        { field: 'trainingImages', messages: ['the model has no training images: add some with POST /v1/models/{modelId}/training-images'] },
+        {
+          field: 'trainingImages',
+          messages: [
+            'the model has no training images: add some with POST /v1/models/{modelId}/training-images',
+          ],
+        },
       ]);
     const chosen = parameters ?? (row.parameters as Record<string, unknown> | null) ?? {};
     // Reserve the model first: of two concurrent PUT /train only one gets past this update.
@@ -77,7 +82,11 @@ export class TrainingService {
     } catch (error) {
       await this.prisma.model.update({
         where: { id: row.id },
-        data: { status: row.status, trainingJobId: row.trainingJobId, trainingProgress: row.trainingProgress ?? Prisma.DbNull },
+        data: {
+          status: row.status,
+          trainingJobId: row.trainingJobId,
+          trainingProgress: row.trainingProgress ?? Prisma.DbNull,
+        },
       });
       throw publicError(error);
     }
@@ -90,8 +99,13 @@ export class TrainingService {
   async cancel(tenant: TenantRef, modelId: string) {
     const row = await this.access.owned(tenant, modelId);
     if (row.status !== 'training' || !row.trainingJobId)
-      throw ApiError.conflict(`model ${modelId} is not training (status ${row.status})`, { modelId, status: row.status });
-    const job = await this.jobs.cancelJob(tenant, row.trainingJobId).catch((e: unknown) => Promise.reject(publicError(e)));
+      throw ApiError.conflict(`model ${modelId} is not training (status ${row.status})`, {
+        modelId,
+        status: row.status,
+      });
+    const job = await this.jobs
+      .cancelJob(tenant, row.trainingJobId)
+      .catch((e: unknown) => Promise.reject(publicError(e)));
     if (!job) throw ApiError.conflict(`the training job of model ${modelId} is gone`);
     // job-service decided: the job is canceled. The job.canceled fact says the same later (idempotent).
     await this.prisma.model.updateMany({

@@ -82,7 +82,13 @@ export class JobExecution {
     // Model exports are not an engine choice: the worker packs the files itself.
     const resolved =
       route === EXPORT_ROUTE
-        ? { engine: { name: 'export', supports: () => true, run: (j, c) => exportModel(j, c, this.store) } as Engine }
+        ? {
+            engine: {
+              name: 'export',
+              supports: () => true,
+              run: (j, c) => exportModel(j, c, this.store),
+            } as Engine,
+          }
         : this.registry.resolve(route);
     if (!resolved.engine) {
       await this.fail(item, noEngineReason(route));
@@ -237,7 +243,9 @@ export class JobExecution {
 /** `input.learnedModel.colours`: the key of the model's colour statistics, only under the job's project's models. */
 function learnedColoursKey(input: Record<string, unknown>): string | undefined {
   const learned = input.learnedModel as { colours?: unknown; projectId?: unknown } | undefined;
-  return typeof learned?.colours === 'string' && learned.colours.startsWith('models/') ? learned.colours : undefined;
+  return typeof learned?.colours === 'string' && learned.colours.startsWith('models/')
+    ? learned.colours
+    : undefined;
 }
 
 function message(error: unknown): string {

@@ -1,5 +1,11 @@
 import { Injectable } from '@nestjs/common';
-import { InternalApiError, type CreateJobCommand, type JobsApi, type JobView, type TenantRef } from '@genasset/contracts';
+import {
+  InternalApiError,
+  type CreateJobCommand,
+  type JobsApi,
+  type JobView,
+  type TenantRef,
+} from '@genasset/contracts';
 import { CreateJob } from '../jobs/create-job';
 import { JobTransitions } from '../jobs/job-transitions';
 import { JobRepository } from '../jobs/job.repository';
@@ -30,13 +36,20 @@ export class JobsApiService implements JobsApi {
 
   async cancelJob(tenant: TenantRef, jobId: string): Promise<JobView | undefined> {
     const scope = { teamId: tenant.teamId, projectId: tenant.projectId };
-    const outcome = await this.jobs.transaction((tx) => this.transitions.apply(tx, jobId, { type: 'cancel' }, scope));
+    const outcome = await this.jobs.transaction((tx) =>
+      this.transitions.apply(tx, jobId, { type: 'cancel' }, scope),
+    );
     if (outcome.kind === 'missing') return undefined;
     if (outcome.kind !== 'applied')
-      throw new InternalApiError(409, 'conflict', `Job ${jobId} cannot be canceled: it is already ${outcome.job.status}`, {
-        jobId,
-        status: outcome.job.status,
-      });
+      throw new InternalApiError(
+        409,
+        'conflict',
+        `Job ${jobId} cannot be canceled: it is already ${outcome.job.status}`,
+        {
+          jobId,
+          status: outcome.job.status,
+        },
+      );
     return toJobView(outcome.job);
   }
 }

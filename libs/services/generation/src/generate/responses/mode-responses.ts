@@ -3,7 +3,14 @@ import { isAssetId } from '../dto/image-ref';
 import type { ModeDefinition, ResponseKind } from '../modes/mode-definition';
 
 /** Fields of the job input that are for the executor, not the upstream echo. */
-const NOT_ECHOED = new Set(['generationMode', 'outputAssetId', 'learnedModel', 'modelId', 'imageHide', 'imageParentId']);
+const NOT_ECHOED = new Set([
+  'generationMode',
+  'outputAssetId',
+  'learnedModel',
+  'modelId',
+  'imageHide',
+  'imageParentId',
+]);
 /** `imageId`-style companions the upstream echo carries when the image was an asset. */
 const ID_COMPANIONS: Record<string, string> = {
   image: 'imageId',

@@ -16,7 +16,13 @@ import {
   MinLength,
 } from 'class-validator';
 import { FOREIGN_ID } from '../../generate/dto/fields';
-import { MODEL_CAPABILITIES, MODEL_LIMITS, MODEL_PRIVACIES, MODEL_STATUSES, MODEL_TYPES } from '../model-types';
+import {
+  MODEL_CAPABILITIES,
+  MODEL_LIMITS,
+  MODEL_PRIVACIES,
+  MODEL_STATUSES,
+  MODEL_TYPES,
+} from '../model-types';
 
 /** `?projectId=` for team-level keys, and `originalAssets` (accepted; training image URLs are originals). */
 export class ModelsQuery {
@@ -90,7 +96,10 @@ class ModelFields {
   @MaxLength(1024)
   shortDescription?: string;
 
-  @ApiPropertyOptional({ enum: MODEL_TYPES, description: 'Default `custom`; changeable while the model is `new`' })
+  @ApiPropertyOptional({
+    enum: MODEL_TYPES,
+    description: 'Default `custom`; changeable while the model is `new`',
+  })
   @IsOptional()
   @IsIn(MODEL_TYPES, { message: 'type must be a model type' })
   type?: string;
@@ -157,7 +166,9 @@ export class ModelTagsBody {
   @IsString({ each: true })
   delete?: string[];
 
-  @ApiPropertyOptional({ description: 'true: fail (400) if a tag to delete is not there or one to add already is' })
+  @ApiPropertyOptional({
+    description: 'true: fail (400) if a tag to delete is not there or one to add already is',
+  })
   @IsOptional()
   @IsBoolean()
   strict?: boolean;

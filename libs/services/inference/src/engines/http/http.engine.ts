@@ -134,10 +134,18 @@ export class HttpEngine implements Engine {
    * files (`name`, `data`), stored as the model's files — never as assets —
    * and `output` is kept as the model's training statistics.
    */
-  private async trainedFiles(answer: Record<string, unknown>, job: EngineJob, ctx: EngineContext): Promise<EngineResult> {
-    const files = Array.isArray(answer.outputs) ? (answer.outputs as (ServerOutput & { name?: unknown })[]) : [];
+  private async trainedFiles(
+    answer: Record<string, unknown>,
+    job: EngineJob,
+    ctx: EngineContext,
+  ): Promise<EngineResult> {
+    const files = Array.isArray(answer.outputs)
+      ? (answer.outputs as (ServerOutput & { name?: unknown })[])
+      : [];
     if (files.length === 0 || files.length > MAX_JOB_OUTPUTS)
-      throw new EngineError(`the trainer answered with ${files.length} model files (expected 1 to ${MAX_JOB_OUTPUTS})`);
+      throw new EngineError(
+        `the trainer answered with ${files.length} model files (expected 1 to ${MAX_JOB_OUTPUTS})`,
+      );
     if (!ctx.store || !job.modelId) throw new EngineError('a training job needs object storage and a model');
     const prefix = modelFilesPrefix(job.tenant.projectId, job.modelId, job.jobId);
     const stored = [];
@@ -152,7 +160,13 @@ export class HttpEngine implements Engine {
       answer.output && typeof answer.output === 'object' && !Array.isArray(answer.output)
         ? (answer.output as Record<string, unknown>)
         : undefined;
-    return { outputs: [], extra: { engine: 'http', model: { trainer: 'http', files: stored, ...(statistics ? { statistics } : {}) } } };
+    return {
+      outputs: [],
+      extra: {
+        engine: 'http',
+        model: { trainer: 'http', files: stored, ...(statistics ? { statistics } : {}) },
+      },
+    };
   }
 
   private async outputs(

@@ -1,5 +1,11 @@
 import sharp from 'sharp';
-import { EngineError, throwIfAborted, type EngineContext, type EngineJob, type EngineResult } from '../engine';
+import {
+  EngineError,
+  throwIfAborted,
+  type EngineContext,
+  type EngineJob,
+  type EngineResult,
+} from '../engine';
 import { kmeans } from '../image/kmeans';
 import { num } from '../image/params';
 import { open, yieldToLoop, type Raster } from '../image/raster';
@@ -94,7 +100,11 @@ export async function trainColourModel(
       model: {
         trainer: 'builtin-colour',
         files,
-        statistics: { labMean: model.lab.mean, labStd: model.lab.std, palette: model.palette.map((p) => p.hex) },
+        statistics: {
+          labMean: model.lab.mean,
+          labStd: model.lab.std,
+          palette: model.palette.map((p) => p.hex),
+        },
       },
     },
   };
@@ -142,7 +152,11 @@ function palette(points: Float32Array, centroids: Float32Array): ColourModel['pa
   return counts
     .map((count, c) => {
       const rgb = [0, 1, 2].map((k) => Math.round(centroids[c * 3 + k])) as [number, number, number];
-      return { rgb, hex: `#${rgb.map((v) => v.toString(16).padStart(2, '0')).join('')}`, weight: n ? count / n : 0 };
+      return {
+        rgb,
+        hex: `#${rgb.map((v) => v.toString(16).padStart(2, '0')).join('')}`,
+        weight: n ? count / n : 0,
+      };
     })
     .filter((p) => p.weight > 0)
     .sort((a, b) => b.weight - a.weight)
@@ -161,17 +175,24 @@ async function swatch(model: ColourModel): Promise<Buffer> {
       for (let y = 0; y < height; y++) data.set(p.rgb, (y * width + xx) * 3);
     x += w;
   }
-  return sharp(data, { raw: { width, height, channels: 3 } }).png().toBuffer();
+  return sharp(data, { raw: { width, height, channels: 3 } })
+    .png()
+    .toBuffer();
 }
 
-const round3 = (v: readonly number[]) => v.map((x) => Math.round(x * 1000) / 1000) as [number, number, number];
+const round3 = (v: readonly number[]) =>
+  v.map((x) => Math.round(x * 1000) / 1000) as [number, number, number];
 
 function pause(ms: number, signal: AbortSignal): Promise<void> {
   return new Promise((resolve) => {
     const timer = setTimeout(resolve, ms);
-    signal.addEventListener('abort', () => {
-      clearTimeout(timer);
-      resolve();
-    }, { once: true });
+    signal.addEventListener(
+      'abort',
+      () => {
+        clearTimeout(timer);
+        resolve();
+      },
+      { once: true },
+    );
   });
 }

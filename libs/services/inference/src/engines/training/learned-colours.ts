@@ -20,7 +20,8 @@ export async function readColourModel(store: ObjectStore, key: string): Promise<
   const chunks: Buffer[] = [];
   for await (const chunk of object.body) chunks.push(chunk as Buffer);
   const model = JSON.parse(Buffer.concat(chunks).toString('utf8')) as ColourModel;
-  if (model.kind !== 'colour-statistics') throw new EngineError('the model’s files are not colour statistics');
+  if (model.kind !== 'colour-statistics')
+    throw new EngineError('the model’s files are not colour statistics');
   return model;
 }
 
@@ -33,11 +34,18 @@ export async function readColourModel(store: ObjectStore, key: string): Promise<
 export async function applyColourModel(file: OutputFile, model: ColourModel): Promise<OutputFile> {
   if (!file.mimeType.startsWith('image/') || file.mimeType === 'image/svg+xml') return file;
   const raster = await decode(file.bytes, 'output');
-  const out = await colourTransfer(raster, { mean: model.lab.mean, std: model.lab.std, pixels: 1 }, model.strength);
+  const out = await colourTransfer(
+    raster,
+    { mean: model.lab.mean, std: model.lab.std, pixels: 1 },
+    model.strength,
+  );
   return {
     ...file,
     bytes: await encodePng(out),
     mimeType: 'image/png',
-    metadata: { ...file.metadata, learnedColours: { palette: model.palette.map((p) => p.hex), strength: model.strength } },
+    metadata: {
+      ...file.metadata,
+      learnedColours: { palette: model.palette.map((p) => p.hex), strength: model.strength },
+    },
   };
 }

@@ -1,7 +1,13 @@
 import { PassThrough } from 'node:stream';
 import { ZipFile } from 'yazl';
 import type { ObjectStore } from '@genasset/storage';
-import { EngineError, throwIfAborted, type EngineContext, type EngineJob, type EngineResult } from '../engine';
+import {
+  EngineError,
+  throwIfAborted,
+  type EngineContext,
+  type EngineJob,
+  type EngineResult,
+} from '../engine';
 import { TransientError } from '../../work/transient-error';
 
 /** Signed download links of model archives live this long (the S3 maximum). */
@@ -14,8 +20,14 @@ const URL_SECONDS = 7 * 24 * 3600;
  * signed `downloadUrl` (model.download.completed carries it). Streams: no file
  * is held in memory whole.
  */
-export async function exportModel(job: EngineJob, ctx: EngineContext, store: ObjectStore): Promise<EngineResult> {
-  const files = Array.isArray(job.input.files) ? (job.input.files as { name?: unknown; key?: unknown }[]) : [];
+export async function exportModel(
+  job: EngineJob,
+  ctx: EngineContext,
+  store: ObjectStore,
+): Promise<EngineResult> {
+  const files = Array.isArray(job.input.files)
+    ? (job.input.files as { name?: unknown; key?: unknown }[])
+    : [];
   if (files.length === 0) throw new EngineError('the model has no files to export');
   const prefix = `models/${job.tenant.projectId}/`;
   for (const f of files)
@@ -35,7 +47,9 @@ export async function exportModel(job: EngineJob, ctx: EngineContext, store: Obj
       try {
         object = await store.get(f.key as string);
       } catch (error) {
-        throw new EngineError(`model file ${String(f.name)} is missing from storage (${(error as Error).message})`);
+        throw new EngineError(
+          `model file ${String(f.name)} is missing from storage (${(error as Error).message})`,
+        );
       }
       const chunks: Buffer[] = [];
       for await (const chunk of object.body) chunks.push(chunk as Buffer);
