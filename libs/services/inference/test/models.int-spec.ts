@@ -233,6 +233,18 @@ describe('models: registry, training, export, custom generation', () => {
       id: trainedId,
       status: 'trained',
     });
+
+    // A public model can be exported by another team; a private one cannot be seen at all.
+    expect(
+      (await harness.request('POST', `/v1/models/${trainedId}/download`, { ...as(other), body: {} })).status,
+    ).toBe(404);
+    await harness.request('PUT', `/v1/models/${trainedId}`, { ...as(owner), body: { privacy: 'public' } });
+    const theirs = await harness.request('POST', `/v1/models/${trainedId}/download`, {
+      ...as(other),
+      body: {},
+    });
+    expect(theirs.status).toBe(200);
+    expect((await harness.finalJob(other, theirs.body.jobId)).status).toBe('success');
   });
 
   it('cancel mid-training → model.training.cancelled and status training-canceled', async () => {

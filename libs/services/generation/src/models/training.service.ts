@@ -129,7 +129,7 @@ export class TrainingService {
         jobType: 'model-download',
         kind: 'model-download',
         modelId: row.id,
-        input: { model: exportManifest(row, artifacts), files: artifacts.files },
+        input: { model: exportManifest(row, artifacts), files: artifacts.files, ownerProjectId: row.projectId },
         creativeUnitsCost: 0,
       })
       .catch((e: unknown) => Promise.reject(publicError(e)));

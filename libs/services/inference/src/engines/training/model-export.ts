@@ -29,7 +29,9 @@ export async function exportModel(
     ? (job.input.files as { name?: unknown; key?: unknown }[])
     : [];
   if (files.length === 0) throw new EngineError('the model has no files to export');
-  const prefix = `models/${job.tenant.projectId}/`;
+  // Defence in depth (generation-service builds this input): only the model's own files, under its owner's project.
+  const owner = typeof job.input.ownerProjectId === 'string' ? job.input.ownerProjectId : job.tenant.projectId;
+  const prefix = `models/${owner}/${job.modelId}/`;
   for (const f of files)
     if (typeof f.key !== 'string' || typeof f.name !== 'string' || !f.key.startsWith(prefix))
       throw new EngineError('the export names a file outside the model’s project');
