@@ -33,6 +33,8 @@ export class KafkaEventServer extends EventServer {
   private readonly fetched = new Set<string>();
   private readonly fetchedWaiters: (() => void)[] = [];
   private starting?: Promise<void>;
+  /** Batches being processed: close() lets them finish and commit before disconnecting. */
+  private readonly inFlight = new Set<Promise<void>>();
 
   constructor(
     registry: ConsumerRegistry,
@@ -68,7 +70,11 @@ export class KafkaEventServer extends EventServer {
   async close(): Promise<void> {
     this.stopping.abort();
     await this.starting?.catch(() => undefined);
-    // disconnect() waits for the batch in flight; its committed part stays committed.
+    // The batches in flight finish their current chunk and commit its offset while the
+    // consumers still run: once disconnect() has begun, kafkajs skips commitOffsets
+    // silently (runner.commitOffsets returns when not running), so the applied events
+    // would come again after a restart (tested: libs/runtime/test/lifecycle.int-spec.ts).
+    await Promise.allSettled([...this.inFlight]);
     await Promise.all([...this.consumers.values()].map((c) => c.disconnect().catch(() => undefined)));
     this.consumers.clear();
   }
@@ -112,9 +118,11 @@ export class KafkaEventServer extends EventServer {
 
   private async onBatch(processor: EventProcessor, consumer: Consumer, payload: EachBatchPayload): Promise<void> {
     const { batch, resolveOffset, heartbeat, isRunning, isStale } = payload;
+    // Shutting down: leave the batch for redelivery (nothing of it is committed).
+    if (this.stopping.signal.aborted) return;
     const records = batch.messages.map((m) => toRecord(batch.topic, batch.partition, m));
-    await processor.process(records, {
-      running: () => isRunning() && !isStale(),
+    const work = processor.process(records, {
+      running: () => isRunning() && !isStale() && !this.stopping.signal.aborted,
       signal: this.stopping.signal,
       committed: async (last) => {
         resolveOffset(last.offset);
@@ -126,6 +134,15 @@ export class KafkaEventServer extends EventServer {
         await heartbeat();
       },
     });
+    this.inFlight.add(work);
+    try {
+      await work;
+    } catch (error) {
+      // A retry backoff cut short by close(): the event stays uncommitted and comes again.
+      if (!this.stopping.signal.aborted) throw error;
+    } finally {
+      this.inFlight.delete(work);
+    }
   }
 
   private markFetched(name: string): void {
