@@ -2,7 +2,7 @@ import { histogram } from '@genasset/observability';
 
 /**
  * Creation to final state of every job that ends here, by job type and final
- * status (succeeded, failed, canceled). Observed when the final transition is
+ * status (success, failure, canceled). Observed when the final transition is
  * applied; a transaction rolled back afterwards and retried would count the
  * job twice, which is rare and only nudges a distribution.
  */
