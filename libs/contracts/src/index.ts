@@ -48,6 +48,7 @@ export {
   ASSET_PRIVACIES,
   type AssetPrivacy,
 } from './events/asset.events';
+export { ModelDeleted, ModelFactData } from './events/model.events';
 export { InternalApiError, type TenantRef } from './internal/internal-api';
 export { JOBS_API, type JobsApi, type JobView, type CreateJobCommand } from './internal/jobs-api';
 export { ASSETS_API, type AssetsApi, type AssetObject } from './internal/assets-api';

@@ -5,6 +5,7 @@ import { ProbeRecorded } from './probe.events';
 import { CreditThresholdCrossed } from './team-alert.events';
 import { JobFailedReported, JobProgressReported, JobSucceededReported, JobWorkCanceled, JobWorkRequested } from './job-report.events';
 import { JobOutputsProduced } from './job-outputs.events';
+import { ModelDeleted } from './model.events';
 
 /**
  * Every event definition, by type. Consumers validate messages against it.
@@ -23,6 +24,8 @@ export const EVENT_DEFINITIONS: readonly EventDefinition[] = [
   AssetCreated,
   AssetUpdated,
   AssetDeleted,
+  // model.events.v1
+  ModelDeleted,
   // team.alerts.v1
   CreditThresholdCrossed,
   // job.work.v1

@@ -9,6 +9,8 @@ import { CollectionsService } from './collections/collections.service';
 import { CallerProject } from './common/caller-project';
 import { AssetFactsController } from './facts/asset-facts.controller';
 import { AssetTombstones } from './facts/asset-tombstones.repository';
+import { ModelFactsController } from './facts/model-facts.controller';
+import { ModelTombstones } from './facts/model-tombstones.repository';
 import { MembershipController } from './membership/membership.controller';
 import { MembershipRepository } from './membership/membership.repository';
 import { MembershipService } from './membership/membership.service';
@@ -16,7 +18,7 @@ import { MembershipService } from './membership/membership.service';
 /**
  * Collections of assets and models (`/v1/collections*`). Asks asset-service
  * (ASSETS_API) and generation-service (MODELS_API) whether items are the
- * caller's, in-process or over HTTP, and follows asset.deleted facts.
+ * caller's, in-process or over HTTP, and follows asset.deleted and model.deleted facts.
  */
 @Module({
   imports: [
@@ -29,7 +31,7 @@ import { MembershipService } from './membership/membership.service';
       imports: [CollectionDataModule],
     }),
   ],
-  controllers: [CollectionsController, MembershipController, AssetFactsController],
+  controllers: [CollectionsController, MembershipController, AssetFactsController, ModelFactsController],
   providers: [
     CallerProject,
     CollectionsRepository,
@@ -37,6 +39,7 @@ import { MembershipService } from './membership/membership.service';
     MembershipRepository,
     MembershipService,
     AssetTombstones,
+    ModelTombstones,
   ],
 })
 export class CollectionServiceModule {}

@@ -1,4 +1,4 @@
-import type { Tenant } from '@genasset/testing';
+import { waitFor, type Tenant } from '@genasset/testing';
 import { startCollectionHarness, type CollectionHarness } from './support/collection-harness';
 
 describe('collection membership: add and remove assets and models', () => {
@@ -225,6 +225,17 @@ describe('collection membership: add and remove assets and models', () => {
         [c.id],
       );
       expect(rows.map((r) => r.model_id)).toEqual([m2]);
+
+      // Deleting the model in the registry (model.deleted fact) takes it out of every collection.
+      expect((await h.request('DELETE', `/v1/models/${m2}`, { auth: a.auth.projectMember })).status).toBe(200);
+      await waitFor(
+        async () => {
+          const res = await h.request('GET', `/v1/collections/${c.id}`, { auth: a.auth.projectMember });
+          return res.body.collection.modelCount === 0 ? true : undefined;
+        },
+        { timeoutMs: 30_000, what: 'the deleted model to leave the collection' },
+      );
+      expect((await models(a, 'PUT', [m2])).status).toBe(404);
     });
 
     it.each([

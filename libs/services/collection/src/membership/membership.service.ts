@@ -7,6 +7,7 @@ import type { CollectionResponse } from '../collections/dto/collection.response'
 import { callInternal } from '../common/internal-errors';
 import { collectionNotFound, itemsNotFound } from '../common/not-found';
 import { AssetTombstones } from '../facts/asset-tombstones.repository';
+import { ModelTombstones } from '../facts/model-tombstones.repository';
 import type { Collection } from '../generated/prisma/client';
 import { MembershipRepository, type ItemKind } from './membership.repository';
 
@@ -25,6 +26,7 @@ export class MembershipService {
     private readonly collections: CollectionsRepository,
     private readonly membership: MembershipRepository,
     private readonly tombstones: AssetTombstones,
+    private readonly modelTombstones: ModelTombstones,
     @Inject(ASSETS_API) private readonly assets: AssetsApi,
     @Inject(MODELS_API) private readonly models: ModelsApi,
     @Inject(PROCESS_ENV) env: NodeJS.ProcessEnv,
@@ -54,6 +56,10 @@ export class MembershipService {
         // asset-service may have deleted one since it answered, and this service applied the fact.
         const deleted = await this.tombstones.deletedAmong(tx, ids);
         if (deleted.length) throw itemsNotFound('asset', deleted);
+      } else {
+        // Likewise for a model the registry deleted since it answered.
+        const deleted = await this.modelTombstones.deletedAmong(tx, ids);
+        if (deleted.length) throw itemsNotFound('model', deleted);
       }
       const at = new Date();
       const added = await this.membership.add(tx, collectionId, kind, ids, at);

@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { GenerationDataModule } from '../generation-data.module';
+import { GenerationMessagingModule } from '../generation-messaging.module';
 import { ProjectScopes } from '../generate/project-scope';
 import { ModelAccess } from './model-access';
 import { ModelRuns } from './model-runs';
@@ -10,7 +11,7 @@ import { TrainingService } from './training.service';
 
 /** The model registry (`/v1/models*`), training and export (docs/models.md). */
 @Module({
-  imports: [GenerationDataModule],
+  imports: [GenerationDataModule, GenerationMessagingModule],
   controllers: [ModelsController, TrainingFactsController],
   providers: [ProjectScopes, ModelAccess, ModelRuns, ModelsService, TrainingService],
   exports: [ModelAccess, ModelRuns],

@@ -2,13 +2,16 @@ import { Inject, Injectable, Logger } from '@nestjs/common';
 import {
   ASSETS_API,
   JOBS_API,
+  ModelDeleted,
   prefixedId,
   type AssetsApi,
   type JobsApi,
   type TenantRef,
 } from '@genasset/contracts';
 import { ApiError } from '@genasset/http';
+import { InjectOutbox, Outbox } from '@genasset/messaging';
 import { OBJECT_STORE, type ObjectStore } from '@genasset/storage';
+import { GENERATION_SCHEMA } from '../generation.schema';
 import { Prisma } from '../generated/prisma/client';
 import { GenerationPrisma } from '../generation.prisma';
 import { publicError } from '../generate/internal-errors';
@@ -39,6 +42,7 @@ export class ModelsService {
     @Inject(ASSETS_API) private readonly assets: AssetsApi,
     @Inject(OBJECT_STORE) private readonly store: ObjectStore,
     @Inject(JOBS_API) private readonly jobs: JobsApi,
+    @InjectOutbox(GENERATION_SCHEMA.schema) private readonly outbox: Outbox,
   ) {}
 
   async list(
@@ -163,8 +167,14 @@ export class ModelsService {
   /** Deletes the model and its training-image links (the image assets stay); refused while it trains. */
   async delete(tenant: TenantRef, modelId: string): Promise<Record<string, never>> {
     const row = await this.access.owned(tenant, modelId);
-    const deleted = await this.prisma.model.deleteMany({
-      where: { id: row.id, status: { not: 'training' } },
+    // The row and its model.deleted fact commit together (collections drop the model on it).
+    const deleted = await this.prisma.$transaction(async (tx) => {
+      const gone = await tx.model.deleteMany({ where: { id: row.id, status: { not: 'training' } } });
+      if (gone.count > 0)
+        await this.outbox.write(tx, [
+          this.outbox.event(ModelDeleted, { modelId: row.id, teamId: row.teamId, projectId: row.projectId }),
+        ]);
+      return gone;
     });
     if (deleted.count === 0)
       throw ApiError.conflict(`model ${modelId} is training: cancel the training first`, { modelId });
