@@ -26,7 +26,7 @@ const SECONDS = Number(env.BENCH_SECONDS ?? 20);
 const ENGINE_RUNS = Number(env.BENCH_ENGINE_RUNS ?? 100);
 const CONCURRENCY = env.BENCH_INFERENCE_CONCURRENCY ?? '4';
 const FETCH_MAX_WAIT = env.BENCH_FETCH_MAX_WAIT ?? '10ms';
-const IDLE_SECONDS = 5;
+const IDLE_SECONDS = Number(env.BENCH_IDLE_SECONDS ?? 5);
 
 interface Sent {
   sentAt: number;
