@@ -49,6 +49,12 @@ export {
   type AssetPrivacy,
 } from './events/asset.events';
 export { ModelDeleted, ModelFactData } from './events/model.events';
+export {
+  CollectionDeleted,
+  CollectionDeletedData,
+  CollectionMembershipChanged,
+  CollectionMembershipChangedData,
+} from './events/collection.events';
 export { InternalApiError, type TenantRef } from './internal/internal-api';
 export { JOBS_API, type JobsApi, type JobView, type CreateJobCommand } from './internal/jobs-api';
 export { ASSETS_API, type AssetsApi, type AssetObject } from './internal/assets-api';

@@ -6,6 +6,7 @@ import { CreditThresholdCrossed } from './team-alert.events';
 import { JobFailedReported, JobProgressReported, JobSucceededReported, JobWorkCanceled, JobWorkRequested } from './job-report.events';
 import { JobOutputsProduced } from './job-outputs.events';
 import { ModelDeleted } from './model.events';
+import { CollectionDeleted, CollectionMembershipChanged } from './collection.events';
 
 /**
  * Every event definition, by type. Consumers validate messages against it.
@@ -26,6 +27,9 @@ export const EVENT_DEFINITIONS: readonly EventDefinition[] = [
   AssetDeleted,
   // model.events.v1
   ModelDeleted,
+  // collection.events.v1
+  CollectionMembershipChanged,
+  CollectionDeleted,
   // team.alerts.v1
   CreditThresholdCrossed,
   // job.work.v1

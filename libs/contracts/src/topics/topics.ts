@@ -13,6 +13,8 @@ export const TOPICS = {
   jobReports: 'job.reports.v1',
   /** asset-service: asset created/updated/deleted facts. Key: assetId. */
   assetEvents: 'asset.events.v1',
+  /** collection-service: membership changes and deleted collections. Key: collectionId. */
+  collectionEvents: 'collection.events.v1',
   /** generation-service: model registry facts (model.deleted). Key: modelId. */
   modelEvents: 'model.events.v1',
   /** job-service: team alerts (credit threshold crossings). Key: teamId. */

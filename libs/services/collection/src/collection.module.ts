@@ -9,6 +9,7 @@ import { CollectionsService } from './collections/collections.service';
 import { CallerProject } from './common/caller-project';
 import { AssetFactsController } from './facts/asset-facts.controller';
 import { AssetTombstones } from './facts/asset-tombstones.repository';
+import { MembershipFacts } from './facts/membership-facts';
 import { ModelFactsController } from './facts/model-facts.controller';
 import { ModelTombstones } from './facts/model-tombstones.repository';
 import { MembershipController } from './membership/membership.controller';
@@ -40,6 +41,7 @@ import { MembershipService } from './membership/membership.service';
     MembershipService,
     AssetTombstones,
     ModelTombstones,
+    MembershipFacts,
   ],
 })
 export class CollectionServiceModule {}

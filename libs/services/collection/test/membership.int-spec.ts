@@ -218,8 +218,23 @@ describe('collection membership: add and remove assets and models', () => {
       const theirs = await model(b, 'public');
       const refused = await models(a, 'PUT', [theirs]);
       expect(refused).toMatchObject({ status: 404, body: { infos: { modelIds: [theirs] } } });
+      // The registry keeps its copy of membership from collection.membership.changed facts.
+      const collectionIdsOf = async (id: string) =>
+        (await h.request('GET', `/v1/models/${id}`, { auth: a.auth.projectMember })).body.model.collectionIds;
+      await waitFor(async () => ((await collectionIdsOf(m2)).includes(c.id) ? true : undefined), {
+        timeoutMs: 30_000,
+        what: 'collectionIds on the model',
+      });
+      const listed = await h.request('GET', `/v1/models?collectionId=${c.id}`, {
+        auth: a.auth.projectMember,
+      });
+      expect(listed.body.models.map((m: { id: string }) => m.id).sort()).toEqual([m1, m2].sort());
       const removed = await models(a, 'DELETE', [m1]);
       expect(removed.body.collection).toMatchObject({ modelCount: 1, itemCount: 1 });
+      await waitFor(async () => ((await collectionIdsOf(m1)).length === 0 ? true : undefined), {
+        timeoutMs: 30_000,
+        what: 'the removed model to lose the collection id',
+      });
       const rows = await h.db.query<{ model_id: string }>(
         'SELECT model_id FROM collections.collection_models WHERE collection_id = $1',
         [c.id],
@@ -227,7 +242,9 @@ describe('collection membership: add and remove assets and models', () => {
       expect(rows.map((r) => r.model_id)).toEqual([m2]);
 
       // Deleting the model in the registry (model.deleted fact) takes it out of every collection.
-      expect((await h.request('DELETE', `/v1/models/${m2}`, { auth: a.auth.projectMember })).status).toBe(200);
+      expect((await h.request('DELETE', `/v1/models/${m2}`, { auth: a.auth.projectMember })).status).toBe(
+        200,
+      );
       await waitFor(
         async () => {
           const res = await h.request('GET', `/v1/collections/${c.id}`, { auth: a.auth.projectMember });
@@ -236,6 +253,24 @@ describe('collection membership: add and remove assets and models', () => {
         { timeoutMs: 30_000, what: 'the deleted model to leave the collection' },
       );
       expect((await models(a, 'PUT', [m2])).status).toBe(404);
+
+      // Deleting a collection (collection.deleted) clears it from its models.
+      const c2 = await h.createCollection(a);
+      await h.request('PUT', `/v1/collections/${c2.id}/models`, {
+        auth: a.auth.projectMember,
+        body: { modelIds: [m1] },
+      });
+      await waitFor(async () => ((await collectionIdsOf(m1)).includes(c2.id) ? true : undefined), {
+        timeoutMs: 30_000,
+        what: 'collectionIds on the model',
+      });
+      expect(
+        (await h.request('DELETE', `/v1/collections/${c2.id}`, { auth: a.auth.projectMember })).status,
+      ).toBe(200);
+      await waitFor(async () => ((await collectionIdsOf(m1)).length === 0 ? true : undefined), {
+        timeoutMs: 30_000,
+        what: 'the deleted collection to leave the model',
+      });
     });
 
     it.each([

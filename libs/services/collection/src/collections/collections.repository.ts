@@ -69,8 +69,8 @@ export class CollectionsRepository {
   }
 
   /** Membership rows go with it (ON DELETE CASCADE). */
-  async delete(projectId: string, id: string): Promise<boolean> {
-    return (await this.prisma.collection.deleteMany({ where: { id, projectId } })).count === 1;
+  async delete(projectId: string, id: string, tx: Prisma.TransactionClient = this.prisma): Promise<boolean> {
+    return (await tx.collection.deleteMany({ where: { id, projectId } })).count === 1;
   }
 
   transaction<T>(work: (tx: Prisma.TransactionClient) => Promise<T>): Promise<T> {

@@ -6,6 +6,7 @@ import { callInternal } from '../common/internal-errors';
 import { COLLECTION_LIMITS } from '../common/limits';
 import { collectionNotFound, itemsNotFound } from '../common/not-found';
 import { AssetTombstones } from '../facts/asset-tombstones.repository';
+import { MembershipFacts } from '../facts/membership-facts';
 import type { Collection } from '../generated/prisma/client';
 import { toCollectionView } from './collection.view';
 import { CollectionsRepository } from './collections.repository';
@@ -23,6 +24,7 @@ export class CollectionsService {
   constructor(
     private readonly collections: CollectionsRepository,
     private readonly tombstones: AssetTombstones,
+    private readonly facts: MembershipFacts,
     @Inject(ASSETS_API) private readonly assets: AssetsApi,
     @Inject(PROCESS_ENV) env: NodeJS.ProcessEnv,
   ) {
@@ -87,7 +89,13 @@ export class CollectionsService {
   }
 
   async delete(tenant: TenantRef, id: string): Promise<Record<string, never>> {
-    if (!(await this.collections.delete(tenant.projectId, id))) throw collectionNotFound(id);
+    // The row (its memberships cascade) and the collection.deleted fact commit together.
+    const deleted = await this.collections.transaction(async (tx) => {
+      if (!(await this.collections.delete(tenant.projectId, id, tx))) return false;
+      await this.facts.deleted(tx, tenant, id);
+      return true;
+    });
+    if (!deleted) throw collectionNotFound(id);
     return {};
   }
 

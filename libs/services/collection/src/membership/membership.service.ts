@@ -7,6 +7,7 @@ import type { CollectionResponse } from '../collections/dto/collection.response'
 import { callInternal } from '../common/internal-errors';
 import { collectionNotFound, itemsNotFound } from '../common/not-found';
 import { AssetTombstones } from '../facts/asset-tombstones.repository';
+import { MembershipFacts } from '../facts/membership-facts';
 import { ModelTombstones } from '../facts/model-tombstones.repository';
 import type { Collection } from '../generated/prisma/client';
 import { MembershipRepository, type ItemKind } from './membership.repository';
@@ -27,6 +28,7 @@ export class MembershipService {
     private readonly membership: MembershipRepository,
     private readonly tombstones: AssetTombstones,
     private readonly modelTombstones: ModelTombstones,
+    private readonly facts: MembershipFacts,
     @Inject(ASSETS_API) private readonly assets: AssetsApi,
     @Inject(MODELS_API) private readonly models: ModelsApi,
     @Inject(PROCESS_ENV) env: NodeJS.ProcessEnv,
@@ -63,6 +65,8 @@ export class MembershipService {
       }
       const at = new Date();
       const added = await this.membership.add(tx, collectionId, kind, ids, at);
+      // Every id is a member now: the fact says so (applying it twice changes nothing).
+      if (added) await this.facts.changed(tx, tenant, collectionId, kind, { added: ids });
       return added
         ? this.membership.adjustCount(tx, collectionId, kind, added, at)
         : this.collections.find(tenant.projectId, collectionId, tx);
@@ -82,6 +86,7 @@ export class MembershipService {
       if (!(await this.collections.lock(tx, tenant.projectId, collectionId)))
         throw collectionNotFound(collectionId);
       const removed = await this.membership.remove(tx, collectionId, kind, ids);
+      if (removed) await this.facts.changed(tx, tenant, collectionId, kind, { removed: ids });
       return removed
         ? this.membership.adjustCount(tx, collectionId, kind, -removed, new Date())
         : this.collections.find(tenant.projectId, collectionId, tx);
