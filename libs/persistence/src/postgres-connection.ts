@@ -38,6 +38,15 @@ export class PostgresConnection implements DatabaseConnection {
 
   async transaction<T>(fn: (query: <R extends Row = Row>(sql: string, params?: unknown[]) => Promise<R[]>) => Promise<T>): Promise<T> {
     const client = await this.pool.connect();
+    // A checked-out client has no pool listener: if its server goes away (restart, failover)
+    // between two queries, as while the callback awaits the broker, its 'error' event would be
+    // unhandled and crash the process. Keep the error; the next query fails and the client is
+    // destroyed on release instead of going back to the pool.
+    let lost: Error | undefined;
+    const onError = (error: Error) => {
+      lost = error;
+    };
+    client.on('error', onError);
     try {
       await client.query('BEGIN');
       const result = await fn(async (sql, params = []) => (await client.query(sql, params)).rows);
@@ -47,7 +56,8 @@ export class PostgresConnection implements DatabaseConnection {
       await client.query('ROLLBACK').catch(() => undefined);
       throw error;
     } finally {
-      client.release();
+      client.removeListener('error', onError);
+      client.release(lost);
     }
   }
 

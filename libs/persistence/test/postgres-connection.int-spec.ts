@@ -1,0 +1,43 @@
+import { createTestDatabase, type TestDatabase } from '@genasset/testing';
+import { PostgresConnection } from '../src/postgres-connection';
+
+// The server ending a session mid-transaction (a restart, a failover, an operator's
+// pg_terminate_backend) must fail that transaction, not crash the process.
+describe('PostgresConnection when the server ends a session', () => {
+  let database: TestDatabase;
+  let db: PostgresConnection;
+  let admin: PostgresConnection;
+
+  beforeAll(async () => {
+    database = await createTestDatabase('pg_connection');
+    db = new PostgresConnection(database.url, { poolSize: 2, applicationName: 'terminated-tx' });
+    admin = new PostgresConnection(database.url, { poolSize: 1 });
+  });
+  afterAll(async () => {
+    await db?.close();
+    await admin?.close();
+    await database?.drop();
+  });
+
+  it('fails the transaction whose session was terminated between two queries, and serves the next one', async () => {
+    const uncaught: unknown[] = [];
+    const onUncaught = (error: unknown) => uncaught.push(error);
+    process.on('uncaughtException', onUncaught);
+    try {
+      const outcome = db.transaction(async (query) => {
+        await query('SELECT 1');
+        // The session is killed while the callback awaits something else (the broker, S3...).
+        await admin.query("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = 'terminated-tx' AND pid <> pg_backend_pid()");
+        await new Promise((r) => setTimeout(r, 300));
+        return query('SELECT 2 AS two');
+      });
+      await expect(outcome).rejects.toThrow();
+      await new Promise((r) => setTimeout(r, 100));
+      expect(uncaught).toEqual([]);
+      expect(await db.transaction((query) => query<{ three: number }>('SELECT 3 AS three'))).toEqual([{ three: 3 }]);
+      expect(await db.query<{ four: number }>('SELECT 4 AS four')).toEqual([{ four: 4 }]);
+    } finally {
+      process.off('uncaughtException', onUncaught);
+    }
+  });
+});
