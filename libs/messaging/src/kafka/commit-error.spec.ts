@@ -8,7 +8,8 @@ describe('commitFailure', () => {
     'unwraps a %s wrapped by the commit retrier, so the runner re-joins instead of crashing for good',
     (type) => {
       const original = protocolError(type);
-      const wrapped = new KafkaJSNonRetriableError(original, { cause: original });
+      // As kafkajs's retrier wraps it (retry/index.js: new KafkaJSNonRetriableError(e, { cause })).
+      const wrapped = Object.assign(new KafkaJSNonRetriableError(original), { cause: original });
       expect(commitFailure(wrapped)).toBe(original);
     },
   );

@@ -90,11 +90,30 @@ export class KafkaEventServer extends EventServer {
       maxWaitTimeInMs: this.kafkaSettings.fetchMaxWaitMs ?? 200,
       retry: { retries: 10, initialRetryTime: 300, maxRetryTime: 10_000 },
     });
-    consumer.on(consumer.events.FETCH, () => this.markFetched(name));
+    let crashes = 0;
+    consumer.on(consumer.events.FETCH, () => {
+      crashes = 0;
+      this.markFetched(name);
+    });
     consumer.on(consumer.events.CRASH, ({ payload }) => {
       this.fetched.delete(name);
-      this.logger.error(`consumer ${name} crashed (${payload.restart ? 'restarting' : 'stopped'}): ${errorMessage(payload.error)}`);
+      // kafkajs restarts a consumer only after retriable errors. After any other (a group
+      // protocol error, a commit refused during a rebalance) it stays stopped while the
+      // process runs on and never consumes again: run it again, backing off, until close().
+      const restart = !payload.restart && !this.stopping.signal.aborted;
+      this.logger.error(
+        `consumer ${name} crashed (${payload.restart ? 'kafkajs restarts it' : restart ? 'restarting it' : 'stopped'}): ${errorMessage(payload.error)}`,
+      );
+      if (restart)
+        void sleep(Math.min(30_000, 1_000 * 2 ** crashes++), this.stopping.signal)
+          .then(() => this.runConsumer(consumer, table, name, processor))
+          .catch(() => undefined);
     });
+    await this.runConsumer(consumer, table, name, processor);
+  }
+
+  /** connect, subscribe, run: retried with backoff until it runs or close() is called. */
+  private async runConsumer(consumer: Consumer, table: HandlerTable, name: string, processor: EventProcessor): Promise<void> {
     for (let failures = 0; !this.stopping.signal.aborted; failures++) {
       try {
         await consumer.connect();
