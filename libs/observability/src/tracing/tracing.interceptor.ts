@@ -1,8 +1,8 @@
 import { Injectable, type CallHandler, type ExecutionContext, type NestInterceptor } from '@nestjs/common';
-import { context, trace, type Link } from '@opentelemetry/api';
+import { context, SpanStatusCode, trace, type Attributes, type Link } from '@opentelemetry/api';
 import { Observable } from 'rxjs';
 import { httpSpans } from './http-spans';
-import { contextFromHeaders, inSpan, SpanKind, spanContextOf, tracingEnabled } from './tracing';
+import { contextFromHeaders, SpanKind, spanContextOf, tracer, tracingEnabled } from './tracing';
 
 /** What an event handler's context carries (`EventContext.delivery` of @genasset/messaging), read structurally. */
 interface DeliveryLike {
@@ -48,18 +48,14 @@ export class TracingInterceptor implements NestInterceptor {
   /**
    * One CONSUMER span per handler call. A batch handler's span is parented to
    * its first event's producer and linked to the others' (OTel messaging
-   * conventions for batch receive).
+   * conventions for batch receive). Built without promises or extra
+   * operators: this runs for every event a consumer applies.
    */
   private consume(delivery: DeliveryLike, data: unknown, next: CallHandler): Observable<unknown> {
     const envelopes = (Array.isArray(data) ? data : [data]) as EnvelopeLike[];
-    const first = envelopes[0]?.trace;
-    const parent = contextFromHeaders(first?.traceparent ? first : delivery.headers);
-    const links: Link[] = [];
-    for (const envelope of envelopes.slice(1)) {
-      const linked = spanContextOf(envelope?.trace?.traceparent);
-      if (linked) links.push({ context: linked });
-    }
-    const attributes = {
+    const first = envelopes[0];
+    const parent = contextFromHeaders(first?.trace?.traceparent ? first.trace : delivery.headers);
+    const attributes: Attributes = {
       'messaging.system': 'kafka',
       'messaging.operation.type': 'process',
       'messaging.destination.name': delivery.topic,
@@ -67,30 +63,40 @@ export class TracingInterceptor implements NestInterceptor {
       'messaging.destination.partition.id': String(delivery.partition),
       'messaging.kafka.offset': delivery.offset,
       'messaging.batch.message_count': envelopes.length,
-      ...(envelopes.length === 1 && typeof envelopes[0]?.id === 'string'
-        ? { 'messaging.message.id': envelopes[0].id }
-        : {}),
-      ...(typeof envelopes[0]?.type === 'string' ? { 'genasset.event.type': envelopes[0].type } : {}),
     };
-    return new Observable((subscriber) => {
-      inSpan(
-        `process ${delivery.topic}`,
-        { kind: SpanKind.CONSUMER, parent, links, attributes },
-        async () => {
-          // The handler's result is a single value (or none): collect it inside the span.
-          const values: unknown[] = [];
-          await new Promise<void>((resolve, reject) =>
-            next.handle().subscribe({ next: (v) => values.push(v), error: reject, complete: resolve }),
-          );
-          return values;
-        },
-      ).then(
-        (values) => {
-          for (const v of values) subscriber.next(v);
-          subscriber.complete();
-        },
-        (error: unknown) => subscriber.error(error),
-      );
-    });
+    if (envelopes.length === 1 && typeof first?.id === 'string')
+      attributes['messaging.message.id'] = first.id;
+    if (typeof first?.type === 'string') attributes['genasset.event.type'] = first.type;
+    let links: Link[] | undefined;
+    for (let i = 1; i < envelopes.length; i++) {
+      const linked = spanContextOf(envelopes[i]?.trace?.traceparent);
+      if (linked) (links ??= []).push({ context: linked });
+    }
+    const span = tracer().startSpan(
+      `process ${delivery.topic}`,
+      { kind: SpanKind.CONSUMER, attributes, links },
+      parent,
+    );
+    const active = trace.setSpan(parent, span);
+    return new Observable((subscriber) =>
+      context.with(active, () =>
+        next.handle().subscribe({
+          next: (value) => subscriber.next(value),
+          error: (error: unknown) => {
+            span.recordException(error instanceof Error ? error : String(error));
+            span.setStatus({
+              code: SpanStatusCode.ERROR,
+              message: error instanceof Error ? error.message : String(error),
+            });
+            span.end();
+            subscriber.error(error);
+          },
+          complete: () => {
+            span.end();
+            subscriber.complete();
+          },
+        }),
+      ),
+    );
   }
 }
