@@ -1,5 +1,6 @@
 import { CompressionTypes, Partitioners, type Kafka, type Message, type Producer } from 'kafkajs';
 import type { OutboundMessage, Publisher } from '../core/messages';
+import { memoizedPartitioner } from './memo-partitioner';
 
 export interface RawMessage {
   readonly key: string | null;
@@ -26,7 +27,8 @@ export class KafkaPublisher implements Publisher {
       allowAutoTopicCreation: false,
       // The Java client's murmur2 partitioner (kafkajs' default since v2), chosen explicitly: a key
       // lands on the same partition whichever client produced it, and kafkajs stops warning at start.
-      createPartitioner: Partitioners.DefaultPartitioner,
+      // Remembered per key (memo-partitioner.ts): the same partitions, without a hash per message.
+      createPartitioner: memoizedPartitioner(Partitioners.DefaultPartitioner),
       retry: { retries: 3, initialRetryTime: 200, maxRetryTime: 2_000 },
     });
     this.producer.on(this.producer.events.DISCONNECT, () => {
