@@ -84,5 +84,21 @@ describe('tracing: request → Kafka → webhook attempt', () => {
       'http.response.status_code': 200,
       'webhook.attempt': 1,
     });
+
+    // The same story in the dispatcher's /metrics: one successful attempt, a delivery done, an empty queue.
+    const metrics = await waitFor(
+      async () => {
+        const text = await (await fetch(`${fixture.harness.url}/metrics`)).text();
+        return text.includes('webhook_deliveries_total{result="delivered"} 1') ? text : undefined;
+      },
+      { timeoutMs: 15_000, what: 'delivery counted' },
+    );
+    expect(metrics).toContain('webhook_attempts_total{outcome="success"} 1');
+    expect(metrics).toMatch(/^webhook_attempt_duration_seconds_count\{outcome="success"\} 1$/m);
+    expect(metrics).toContain('webhook_queue_deliveries{status="retrying"} 0');
+    expect(metrics).toContain('webhook_queue_due_deliveries{status="created"} 0');
+    expect(metrics).toMatch(
+      /^messaging_consumer_events_total\{consumer="webhook-dispatcher",outcome="applied"\} [1-9]/m,
+    );
   });
 });
