@@ -61,6 +61,13 @@ export class HttpAssetsApi implements AssetsApi {
     }))!.assetIds;
   }
 
+  async uploadImage(tenant: TenantRef, image: { data: string; name?: string }): Promise<{ assetId: string }> {
+    return (await this.http.request<{ assetId: string }>('POST', 'internal/v1/assets/upload-image', {
+      tenant,
+      ...image,
+    }))!;
+  }
+
   async objects(tenant: TenantRef, assetIds: readonly string[]): Promise<AssetObject[]> {
     return (await this.http.request<{ objects: AssetObject[] }>('POST', 'internal/v1/assets/objects', {
       tenant,

@@ -11,6 +11,12 @@ export interface AssetsApi {
    * them from object storage). Missing or foreign ids are simply absent.
    */
   objects(tenant: TenantRef, assetIds: readonly string[]): Promise<AssetObject[]>;
+  /**
+   * Stores an image as an `uploaded` asset of the tenant's project, exactly as
+   * `POST /v1/assets` would (bytes sniffed, web rendition, `asset.created`);
+   * `data` is a data URL or base64. The author is `tenant.authorId`.
+   */
+  uploadImage(tenant: TenantRef, image: { data: string; name?: string }): Promise<{ assetId: string }>;
 }
 
 /** An asset's original object in storage, as {@link AssetsApi.objects} answers it. */

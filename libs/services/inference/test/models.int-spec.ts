@@ -128,10 +128,39 @@ describe('models: registry, training, export, custom generation', () => {
         })
       ).status,
     ).toBe(404);
-    expect(
-      (await harness.request('GET', `/v1/models/${created.id}/training-images`, as(owner))).body
-        .trainingImages,
-    ).toHaveLength(1);
+    // Inline (data URL): stored as an uploaded asset of the project first.
+    const inline = await harness.request('POST', `/v1/models/${created.id}/training-images`, {
+      ...as(owner),
+      body: {
+        data: `data:image/png;base64,${(await solid(5, 5, 250)).toString('base64')}`,
+        name: 'blue.png',
+      },
+    });
+    expect(inline.status).toBe(200);
+    expect(inline.body.trainingImage).toMatchObject({
+      id: expect.stringMatching(/^asset_/),
+      name: 'blue.png',
+    });
+    expect((await harness.asset(owner, inline.body.trainingImage.id)).metadata).toMatchObject({
+      type: 'uploaded',
+      name: 'blue.png',
+    });
+    const notImage = await harness.request('POST', `/v1/models/${created.id}/training-images`, {
+      ...as(owner),
+      body: { data: 'data:image/png;base64,AAAA' },
+    });
+    expect(notImage.status).toBe(400);
+    expect(JSON.stringify(notImage.body)).toContain('data');
+    const images = await harness.request('GET', `/v1/models/${created.id}/training-images`, as(owner));
+    expect(images.body.trainingImages.map((i: { id: string }) => i.id)).toEqual([
+      asset,
+      inline.body.trainingImage.id,
+    ]);
+    await harness.request(
+      'DELETE',
+      `/v1/models/${created.id}/training-images/${inline.body.trainingImage.id}`,
+      as(owner),
+    );
     expect(
       (await harness.request('DELETE', `/v1/models/${created.id}/training-images/${asset}`, as(owner)))
         .status,
@@ -358,6 +387,40 @@ describe('models: registry, training, export, custom generation', () => {
     expect(pointer.body.infos.path).toBe('/v1/generate/txt2img');
     const foreign = await createModel(other, { name: 'Theirs' });
     expect((await post({ prompt: 'x' }, foreign.id)).status).toBe(404);
+  });
+
+  it('internal routes other processes call: upload-image (asset-service) and job cancel (job-service)', async () => {
+    const bearer = { authorization: `Bearer ${harness.internalToken}` };
+    const tenantRef = { teamId: owner.teamId, projectId: owner.projectId, authorId: 'key_internal' };
+    const png = (await solid(9, 9, 9)).toString('base64');
+    const uploaded = await harness.request('POST', '/internal/v1/assets/upload-image', {
+      headers: bearer,
+      body: { tenant: tenantRef, data: `data:image/png;base64,${png}`, name: 'x.png' },
+    });
+    expect(uploaded.status).toBe(200);
+    expect((await harness.asset(owner, uploaded.body.assetId)).metadata).toMatchObject({
+      type: 'uploaded',
+      name: 'x.png',
+    });
+
+    // A long training (50 paced epochs), so the job is still running when it is canceled.
+    const job = await harness.createJob(owner, {
+      jobType: 'model-training',
+      kind: 'model-training',
+      modelId: 'model_internal',
+      input: { trainingImages: [uploaded.body.assetId], parameters: { nbEpochs: 50 } },
+      creativeUnitsCost: 0,
+    });
+    const cancel = (jobId: string, tenant = tenantRef) =>
+      harness.request('POST', `/internal/v1/jobs/${jobId}/cancel`, {
+        headers: bearer,
+        body: { teamId: tenant.teamId, projectId: tenant.projectId },
+      });
+    expect(
+      (await cancel(job.jobId, { ...tenantRef, projectId: other.projectId, teamId: other.teamId })).status,
+    ).toBe(404);
+    expect((await cancel(job.jobId)).body.job.status).toBe('canceled');
+    expect((await cancel(job.jobId)).status).toBe(409);
   });
 
   it('other modes: a registry modelId must be a readable legacy-family model; base-model names pass through', async () => {

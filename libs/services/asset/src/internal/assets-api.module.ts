@@ -1,6 +1,7 @@
 import { Global, Module } from '@nestjs/common';
 import { ASSETS_API } from '@genasset/contracts';
 import { AssetCoreModule } from '../core/asset-core.module';
+import { UploadModule } from '../upload/upload.module';
 import { AssetsApiService } from './assets-api.service';
 import { InternalAssetsController } from './internal-assets.controller';
 
@@ -12,7 +13,7 @@ import { InternalAssetsController } from './internal-assets.controller';
  */
 @Global()
 @Module({
-  imports: [AssetCoreModule],
+  imports: [AssetCoreModule, UploadModule],
   controllers: [InternalAssetsController],
   providers: [AssetsApiService, { provide: ASSETS_API, useExisting: AssetsApiService }],
   exports: [ASSETS_API],

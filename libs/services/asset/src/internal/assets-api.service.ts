@@ -2,11 +2,31 @@ import { Injectable } from '@nestjs/common';
 import type { AssetObject, AssetsApi, TenantRef } from '@genasset/contracts';
 import { isAssetId } from '../core/asset-ids';
 import { AssetRepository } from '../core/asset-repository';
+import { UploadService } from '../upload/upload.service';
 
 /** asset-service's side of the internal AssetsApi (in-process; served over HTTP by InternalAssetsController). */
 @Injectable()
 export class AssetsApiService implements AssetsApi {
-  constructor(private readonly assets: AssetRepository) {}
+  constructor(
+    private readonly assets: AssetRepository,
+    private readonly uploads: UploadService,
+  ) {}
+
+  /** POST /v1/assets on behalf of another service (generation-service: training images sent as data URLs). */
+  async uploadImage(tenant: TenantRef, image: { data: string; name?: string }): Promise<{ assetId: string }> {
+    const scope = {
+      teamId: tenant.teamId,
+      projectId: tenant.projectId,
+      authorId: tenant.authorId ?? 'internal',
+      role: 'member' as const,
+    };
+    const asset = await this.uploads.upload(
+      scope,
+      { image: image.data, ...(image.name ? { name: image.name } : {}) },
+      true,
+    );
+    return { assetId: asset.id };
+  }
 
   /** Ids among `assetIds` that exist in the tenant's project, in the given order; malformed ids simply do not exist. */
   async existing(tenant: TenantRef, assetIds: readonly string[]): Promise<string[]> {

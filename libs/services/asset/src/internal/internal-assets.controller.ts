@@ -1,9 +1,11 @@
 import { Body, Controller, HttpCode, Post, UseGuards } from '@nestjs/common';
+import { RouteConfig } from '@nestjs/platform-fastify';
 import { ApiExcludeController } from '@nestjs/swagger';
 import { InternalTokenGuard } from '@genasset/internal-api';
 import { CleanupSweeper } from '../objects/cleanup-sweeper';
 import { AssetsApiService } from './assets-api.service';
-import { ExistingAssetsBody } from './dto/existing.dto';
+import { ExistingAssetsBody, UploadImageBody } from './dto/existing.dto';
+import { LIMITS } from '../core/limits';
 
 /** The AssetsApi over HTTP for processes that do not run asset-service (HttpAssetsApi calls it). */
 @ApiExcludeController()
@@ -25,6 +27,13 @@ export class InternalAssetsController {
   @HttpCode(200)
   async objects(@Body() body: ExistingAssetsBody) {
     return { objects: await this.api.objects(body.tenant, body.assetIds) };
+  }
+
+  @Post('upload-image')
+  @HttpCode(200)
+  @RouteConfig({ bodyLimit: LIMITS.uploadBodyBytes })
+  async uploadImage(@Body() body: UploadImageBody) {
+    return this.api.uploadImage(body.tenant, { data: body.data, ...(body.name ? { name: body.name } : {}) });
   }
 
   /** Operators: run the storage cleanup queue now instead of at its next minute. */

@@ -4,5 +4,5 @@ import { UploadController } from './upload.controller';
 import { UploadService } from './upload.service';
 
 /** POST /v1/assets: images and canvases. */
-@Module({ imports: [AssetCoreModule], controllers: [UploadController], providers: [UploadService] })
+@Module({ imports: [AssetCoreModule], controllers: [UploadController], providers: [UploadService], exports: [UploadService] })
 export class UploadModule {}

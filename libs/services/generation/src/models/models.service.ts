@@ -14,6 +14,7 @@ import { OBJECT_STORE, type ObjectStore } from '@genasset/storage';
 import { GENERATION_SCHEMA } from '../generation.schema';
 import { Prisma } from '../generated/prisma/client';
 import { GenerationPrisma } from '../generation.prisma';
+import { decodeImageDataUrl } from '../generate/inputs/data-url';
 import { publicError } from '../generate/internal-errors';
 import type {
   AddTrainingImagesBody,
@@ -222,19 +223,23 @@ export class ModelsService {
     modelId: string,
     body: AddTrainingImagesBody,
   ): Promise<{ trainingImage: TrainingImageView; trainingImages: TrainingImageView[] }> {
-    if (body.data !== undefined)
-      throw ApiError.validation([
-        {
-          field: 'data',
-          messages: ['data is not accepted: upload the image with POST /v1/assets, then add its assetId'],
-        },
-      ]);
     const ids = [...new Set([...(body.assetId ? [body.assetId] : []), ...(body.assetIds ?? [])])];
-    if (ids.length === 0)
-      throw ApiError.validation([{ field: 'assetId', messages: ['assetId or assetIds is required'] }]);
+    if (body.data !== undefined && ids.length > 0)
+      throw ApiError.validation([{ field: 'data', messages: ['give data or assetId/assetIds, not both'] }]);
+    if (body.data === undefined && ids.length === 0)
+      throw ApiError.validation([{ field: 'assetId', messages: ['data, assetId or assetIds is required'] }]);
+    if (body.data !== undefined) await checkImageData(body.data);
     const row = await this.access.owned(tenant, modelId);
     if (row.status === 'training')
       throw ApiError.conflict(`model ${modelId} is training: its training images cannot change now`);
+    if (body.data !== undefined) {
+      // An image sent inline becomes an uploaded asset of the project first (asset-service owns assets).
+      await this.checkRoom(row.id, 1);
+      const { assetId } = await this.assets
+        .uploadImage(tenant, { data: body.data as string, ...(body.name ? { name: body.name } : {}) })
+        .catch((e: unknown) => Promise.reject(publicError(e)));
+      ids.push(assetId);
+    }
     const objects = await this.assets
       .objects(tenant, ids)
       .catch((e: unknown) => Promise.reject(publicError(e)));
@@ -247,14 +252,7 @@ export class ModelsService {
           { field: 'assetId', messages: [`asset ${id} is not an image (${object.mimeType})`] },
         ]);
     }
-    const count = await this.prisma.modelTrainingImage.count({ where: { modelId: row.id } });
-    if (count + ids.length > MODEL_LIMITS.trainingImages)
-      throw ApiError.validation([
-        {
-          field: 'assetIds',
-          messages: [`a model holds at most ${MODEL_LIMITS.trainingImages} training images`],
-        },
-      ]);
+    await this.checkRoom(row.id, body.data !== undefined ? 0 : ids.length);
     await this.prisma.$transaction([
       this.prisma.modelTrainingImage.createMany({
         data: ids.map((assetId) => ({ modelId: row.id, assetId, name: body.name ?? '' })),
@@ -343,6 +341,17 @@ export class ModelsService {
     );
   }
 
+  private async checkRoom(modelId: string, adding: number): Promise<void> {
+    const count = await this.prisma.modelTrainingImage.count({ where: { modelId } });
+    if (count + adding > MODEL_LIMITS.trainingImages)
+      throw ApiError.validation([
+        {
+          field: 'assetIds',
+          messages: [`a model holds at most ${MODEL_LIMITS.trainingImages} training images`],
+        },
+      ]);
+  }
+
   private inputsOf(value: unknown[] | undefined) {
     if (value === undefined) return undefined;
     const { inputs, errors } = checkInputDefinitions(value);
@@ -375,4 +384,13 @@ function decodeToken(token: string): { createdAt: Date; id: string } {
       },
     ]);
   return { createdAt: new Date(parsed[0] as number), id: parsed[1] };
+}
+
+/** A training image sent inline: a data URL of an image, checked here so the 400 names `data`. */
+async function checkImageData(data: unknown): Promise<void> {
+  if (typeof data !== 'string' || !data.startsWith('data:'))
+    throw ApiError.validation([
+      { field: 'data', messages: ['data must be a data URL of an image (data:image/png;base64,…)'] },
+    ]);
+  await decodeImageDataUrl(data, 'data');
 }

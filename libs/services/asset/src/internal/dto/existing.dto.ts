@@ -24,3 +24,18 @@ export class ExistingAssetsBody {
   @IsString({ each: true })
   assetIds!: string[];
 }
+
+/** POST /internal/v1/assets/upload-image */
+export class UploadImageBody {
+  @ValidateNested()
+  @Type(() => TenantRefBody)
+  tenant!: TenantRefBody;
+
+  /** A data URL or base64 of the image (checked like POST /v1/assets). */
+  @IsString()
+  data!: string;
+
+  @IsOptional()
+  @IsString()
+  name?: string;
+}

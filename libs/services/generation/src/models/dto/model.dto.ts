@@ -187,7 +187,10 @@ export class AddTrainingImagesBody {
   @Matches(/^asset_[0-9A-Za-z]{1,64}$/, { each: true, message: 'assetIds must hold asset ids (asset_…)' })
   assetIds?: string[];
 
-  @ApiPropertyOptional({ description: 'Not accepted: upload with POST /v1/assets, then add the asset id' })
+  @ApiPropertyOptional({
+    type: String,
+    description: 'An image as a data URL: stored as an uploaded asset of the project, then added',
+  })
   @IsOptional()
   data?: unknown;
 
