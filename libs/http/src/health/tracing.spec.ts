@@ -1,6 +1,8 @@
+import { Body, Controller, Module, Post } from '@nestjs/common';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { InMemorySpanExporter, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-base';
-import { startTracing, type TracingHandle } from '@genasset/observability';
+import { currentTraceHeaders, startTracing, type TracingHandle } from '@genasset/observability';
+import { createHttpApp } from '../bootstrap/create-http-app';
 import { createTestApp, LogCapture } from '../testing/test-app.fixture';
 
 describe('tracing (on)', () => {
@@ -44,5 +46,39 @@ describe('tracing (on)', () => {
     await app.inject({ method: 'GET', url: '/healthz' });
     await app.inject({ method: 'GET', url: '/metrics' });
     expect(exporter.getFinishedSpans()).toEqual([]);
+  });
+
+  it('makes the server span active inside the handler, after the body was read (what the outbox stamps)', async () => {
+    @Controller('echo')
+    class EchoController {
+      @Post()
+      async echo(@Body() body: { wait?: number }): Promise<{ traceparent?: string }> {
+        await new Promise((resolve) => setTimeout(resolve, body.wait ?? 1));
+        return { traceparent: currentTraceHeaders()?.traceparent };
+      }
+    }
+    @Module({ controllers: [EchoController] })
+    class EchoModule {}
+    const echo = await createHttpApp(EchoModule, {
+      serviceName: 'echo',
+      logLevel: 'silent',
+      openapi: { title: 'echo' },
+    });
+    await echo.init();
+    await echo.getHttpAdapter().getInstance().ready();
+    try {
+      exporter.reset();
+      const traceId = '4bf92f3577b34da6a3ce929d0e0e4736';
+      const res = await echo.inject({
+        method: 'POST',
+        url: '/v1/echo',
+        headers: { traceparent: `00-${traceId}-00f067aa0ba902b7-01`, 'content-type': 'application/json' },
+        payload: { wait: 5 },
+      });
+      const span = exporter.getFinishedSpans().find((s) => s.name === 'POST /v1/echo');
+      expect(res.json().traceparent).toBe(`00-${traceId}-${span?.spanContext().spanId}-01`);
+    } finally {
+      await echo.close();
+    }
   });
 });
