@@ -19,6 +19,16 @@ module.exports = {
       ...common,
       displayName: 'integration',
       testMatch: ['<rootDir>/{apps,libs,tools}/**/*.int-spec.ts', '<rootDir>/test/**/*.e2e-spec.ts'],
+      testPathIgnorePatterns: ['/node_modules/', '<rootDir>/apps/platform/test/distributed/'],
+      setupFilesAfterEnv: ['<rootDir>/tools/jest/integration-setup.js'],
+    },
+    // The distributed end-to-end test: every app as its own process behind nginx. Its drills take
+    // the shared broker down and restart the shared PostgreSQL, so `npm test` runs it alone, after
+    // the integration tests (scripts/test.mjs).
+    {
+      ...common,
+      displayName: 'distributed',
+      testMatch: ['<rootDir>/apps/platform/test/distributed/**/*.int-spec.ts'],
       setupFilesAfterEnv: ['<rootDir>/tools/jest/integration-setup.js'],
     },
   ],

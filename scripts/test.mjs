@@ -90,6 +90,13 @@ async function main() {
     [...jestArgs, '--passWithNoTests', '--maxWorkers=2', '--selectProjects', 'integration'],
     jestEnv,
   );
+  // Alone and last: its drills take the broker down and restart PostgreSQL under every service.
+  await step(
+    'distributed tests',
+    bin('jest'),
+    [...jestArgs, '--passWithNoTests', '--runInBand', '--selectProjects', 'distributed'],
+    jestEnv,
+  );
 }
 
 /** Runs one check with the terminal attached; a failure fails the run, but later steps still report. */

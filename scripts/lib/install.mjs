@@ -44,12 +44,21 @@ function hasRdkafkaHeaders() {
   );
 }
 
-/** Debian packages the local-process services need: PostgreSQL server, librdkafka + gcc for the broker launcher. */
+/** nginx, the gateway of the distributed end-to-end test; Debian installs it in /usr/sbin, often not on a user's PATH. */
+export function findNginx() {
+  return which('nginx') ?? ['/usr/sbin/nginx', '/usr/local/sbin/nginx'].find((p) => existsSync(p)) ?? null;
+}
+
+/**
+ * Debian packages the local-process services need: PostgreSQL server, librdkafka + gcc for the
+ * broker launcher, nginx as the gateway of the distributed test (apps/platform/test/distributed).
+ */
 export async function ensureSystemPackages() {
   const missing = [];
   if (!findPostgresBin()) missing.push('postgresql');
   if (!hasRdkafkaHeaders()) missing.push('librdkafka-dev');
   if (!which('gcc')) missing.push('gcc');
+  if (!findNginx()) missing.push('nginx');
   if (!missing.length) return;
 
   if (!isRoot() || !which('apt-get')) {
@@ -60,7 +69,9 @@ export async function ensureSystemPackages() {
     );
   }
   header(`install system packages: ${missing.join(' ')}`);
-  const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
+  // RUNLEVEL=1: Debian's maintainer scripts must not start the packages' own system services
+  // (an nginx on :80, a second PostgreSQL); the tests start their own.
+  const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive', RUNLEVEL: '1' };
   if ((await run('apt-get', ['update', '-q'], { env })) !== 0) throw new Error('apt-get update failed');
   if ((await run('apt-get', ['install', '-y', '-q', ...missing], { env })) !== 0) {
     throw new Error(`apt-get install ${missing.join(' ')} failed`);

@@ -84,7 +84,12 @@ export async function startPostgres(runDir, binDir, onStarted) {
         'postgres',
         Number(readFileSync(join(data, 'postmaster.pid'), 'utf8').split('\n')[0]),
       );
-      return { port, url: (database) => `postgresql://postgres@127.0.0.1:${port}/${database}` };
+      return {
+        port,
+        url: (database) => `postgresql://postgres@127.0.0.1:${port}/${database}`,
+        // For tests that restart the server (apps/platform/test/distributed): same data, port and log.
+        control: { pgCtl: join(binDir, 'pg_ctl'), data, log, runAs: runAs ?? '' },
+      };
     }
     const bindFailed = /could not bind|address already in use/i.test(readFileSync(log, 'utf8'));
     if (!bindFailed || attempt === 3) throw withLog(`pg_ctl start failed (exit ${code})`, log);

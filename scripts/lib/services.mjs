@@ -55,6 +55,7 @@ export async function startServices(mode) {
       DATABASE_URL: services.postgresUrl('genasset'),
       KAFKA_BROKERS: services.kafkaBrokers,
       KAFKA_MOCK_CONTROL: undefined,
+      TEST_PG_CTL: undefined,
       ...s3Env(services.s3),
     };
   }
@@ -101,6 +102,11 @@ async function startLocal() {
     DATABASE_URL: pg.url('genasset'),
     KAFKA_BROKERS: kafka.brokers,
     KAFKA_MOCK_CONTROL: kafka.control,
+    // The distributed drills restart this PostgreSQL (pg_ctl restart: same data directory and port).
+    TEST_PG_CTL: pg.control.pgCtl,
+    TEST_PG_DATA: pg.control.data,
+    TEST_PG_LOG: pg.control.log,
+    TEST_PG_USER: pg.control.runAs,
     ...s3Env(s3),
   };
 }

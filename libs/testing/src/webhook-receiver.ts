@@ -18,6 +18,8 @@ export interface ReceivedRequest {
   rawBody: Buffer;
   /** `Date.now()` when the body was complete. */
   receivedAt: number;
+  /** The sender's TCP port: tells apart connections (and so sender processes) sharing one receiver. */
+  remotePort?: number;
 }
 
 export interface PlannedResponse {
@@ -160,6 +162,7 @@ export class WebhookReceiver {
         headers: req.headers,
         rawBody: Buffer.concat(chunks),
         receivedAt: Date.now(),
+        remotePort: req.socket.remotePort,
       };
       this.received.push(record);
       for (const waiter of [...this.waiters]) waiter();
