@@ -1,6 +1,7 @@
 import sharp from 'sharp';
 import * as yauzl from 'yauzl';
-import { waitFor, WebhookReceiver, type Tenant } from '@genasset/testing';
+import { S3ObjectStore } from '@genasset/storage';
+import { testServices, waitFor, WebhookReceiver, type Tenant } from '@genasset/testing';
 import { verifyEvent } from '@genasset/webhooks';
 import { paint, startInferenceHarness, type InferenceHarness } from './support/inference-harness';
 
@@ -274,6 +275,30 @@ describe('models: registry, training, export, custom generation', () => {
     });
     expect(theirs.status).toBe(200);
     expect((await harness.finalJob(other, theirs.body.jobId)).status).toBe('success');
+  });
+
+  it('training again replaces the learned files: the old ones are deleted from storage', async () => {
+    const store = new S3ObjectStore({ ...testServices().s3, forcePathStyle: true });
+    const before = await harness.db.query<{ artifacts: { files: { key: string }[] } }>(
+      'SELECT artifacts FROM generation.models WHERE id = $1',
+      [trainedId],
+    );
+    const oldKeys = before[0].artifacts.files.map((f) => f.key);
+    expect(await store.exists(oldKeys[0])).toBe(true);
+    const train = await harness.request('PUT', `/v1/models/${trainedId}/train`, { ...as(owner), body: {} });
+    expect(train.status).toBe(200);
+    await waitFor(
+      async () => {
+        const m = await model(owner, trainedId);
+        return m.status === 'trained' && !(await store.exists(oldKeys[0])) ? true : undefined;
+      },
+      { timeoutMs: 60_000, what: 'the new training and the old files gone' },
+    );
+    const after = await harness.db.query<{ artifacts: { files: { key: string }[] } }>(
+      'SELECT artifacts FROM generation.models WHERE id = $1',
+      [trainedId],
+    );
+    expect(await store.exists(after[0].artifacts.files[0].key)).toBe(true);
   });
 
   it('cancel mid-training → model.training.cancelled and status training-canceled', async () => {

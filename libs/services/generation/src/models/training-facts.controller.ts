@@ -1,4 +1,4 @@
-import { Controller, Logger } from '@nestjs/common';
+import { Controller, Inject, Logger } from '@nestjs/common';
 import { Ctx, Payload } from '@nestjs/microservices';
 import {
   JobCanceled,
@@ -10,6 +10,7 @@ import {
   type JobLifecycleData,
 } from '@genasset/contracts';
 import { EventContext, OnEvent } from '@genasset/messaging';
+import { OBJECT_STORE, type ObjectStore } from '@genasset/storage';
 import type { Prisma } from '../generated/prisma/client';
 import { GENERATION_SERVICE } from '../generation.schema';
 import type { ModelArtifacts } from './training.service';
@@ -33,6 +34,8 @@ const FINAL: Record<string, string> = {
 @Controller()
 export class TrainingFactsController {
   private readonly logger = new Logger('ModelTraining');
+
+  constructor(@Inject(OBJECT_STORE) private readonly store: ObjectStore) {}
 
   @OnEvent(TOPICS.jobLifecycle, {
     consumer: GENERATION_SERVICE,
@@ -106,6 +109,13 @@ export class TrainingFactsController {
       },
     });
     if (changed.count) this.logger.log(`model ${model.id}: ${status} (job ${job.jobId})`);
+    // The files of the training this one replaces are no longer the model's. Best effort: a
+    // redelivered fact finds them gone, and a missed deletion only leaves unreferenced objects.
+    const previous = model.artifacts as ModelArtifacts | null;
+    if (changed.count && artifacts && previous?.files?.length && previous.prefix !== artifacts.prefix)
+      await this.store.delete(previous.files.map((f) => f.key)).catch((error: unknown) => {
+        this.logger.warn(`model ${model.id}: old training files not deleted: ${(error as Error).message}`);
+      });
   }
 }
 
