@@ -184,6 +184,12 @@ describe('models: registry, training, export, custom generation', () => {
         ...as(owner),
         body: { assetId: await harness.upload(owner, await solid(r, g, b)) },
       });
+    const dry = await harness.request('PUT', `/v1/models/${m.id}/train?dryRun=true`, {
+      ...as(owner),
+      body: {},
+    });
+    expect(dry).toMatchObject({ status: 200, body: { creativeUnitsCost: 0, creativeUnitsDiscount: 0 } });
+    expect((await model(owner, m.id)).status).toBe('new');
     const train = await harness.request('PUT', `/v1/models/${m.id}/train`, {
       ...as(owner),
       body: { parameters: { nbEpochs: 2, paletteSize: 3 } },

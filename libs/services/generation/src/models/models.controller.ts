@@ -1,5 +1,5 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Post, Put, Query } from '@nestjs/common';
-import { ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { Authenticated, CurrentPrincipal, type Principal } from '@genasset/auth';
 import { ApiErrorResponses } from '@genasset/http';
 import { ProjectScopes } from '../generate/project-scope';
@@ -11,6 +11,7 @@ import {
   ModelsQuery,
   ModelTagsBody,
   TrainBody,
+  TrainQuery,
   TrainingActionBody,
   UpdateModelBody,
 } from './dto/model.dto';
@@ -33,6 +34,7 @@ export class ModelsController {
     operationId: 'GetModels',
     summary: 'List the project’s models, or every team’s public models',
   })
+  @ApiOkResponse({ description: '{ models, nextPaginationToken? } (docs/models.md)' })
   async list(@CurrentPrincipal() p: Principal, @Query() query: ListModelsQuery) {
     return this.models.list(await this.scopes.resolve(p, query.projectId), query);
   }
@@ -40,6 +42,7 @@ export class ModelsController {
   @Post()
   @HttpCode(200)
   @ApiOperation({ operationId: 'PostModels', summary: 'Create a model' })
+  @ApiOkResponse({ description: '{ model }' })
   async create(@CurrentPrincipal() p: Principal, @Query() query: ModelsQuery, @Body() body: CreateModelBody) {
     return this.models.create(await this.scopes.resolve(p, query.projectId), body);
   }
@@ -49,6 +52,7 @@ export class ModelsController {
     operationId: 'GetModelsByModelId',
     summary: 'A model, with its training status and progress',
   })
+  @ApiOkResponse({ description: '{ model }' })
   async get(
     @CurrentPrincipal() p: Principal,
     @Param('modelId') modelId: string,
@@ -59,6 +63,7 @@ export class ModelsController {
 
   @Put(':modelId')
   @ApiOperation({ operationId: 'PutModelsByModelId', summary: 'Update a model' })
+  @ApiOkResponse({ description: '{ model }' })
   async update(
     @CurrentPrincipal() p: Principal,
     @Param('modelId') modelId: string,
@@ -70,6 +75,7 @@ export class ModelsController {
 
   @Delete(':modelId')
   @ApiOperation({ operationId: 'DeleteModelsByModelId', summary: 'Delete a model (not while it trains)' })
+  @ApiOkResponse({ description: '{}' })
   async delete(
     @CurrentPrincipal() p: Principal,
     @Param('modelId') modelId: string,
@@ -80,6 +86,7 @@ export class ModelsController {
 
   @Put(':modelId/tags')
   @ApiOperation({ operationId: 'PutModelsTagsByModelId', summary: 'Add and/or delete tags' })
+  @ApiOkResponse({ description: '{ added, deleted }' })
   async tags(
     @CurrentPrincipal() p: Principal,
     @Param('modelId') modelId: string,
@@ -95,6 +102,7 @@ export class ModelsController {
     operationId: 'PostModelsTrainingImagesByModelId',
     summary: 'Add image assets as training images',
   })
+  @ApiOkResponse({ description: '{ trainingImage, trainingImages }' })
   async addImages(
     @CurrentPrincipal() p: Principal,
     @Param('modelId') modelId: string,
@@ -109,6 +117,7 @@ export class ModelsController {
     operationId: 'GetModelsTrainingImagesByModelId',
     summary: 'Every training image of a model',
   })
+  @ApiOkResponse({ description: '{ trainingImages }' })
   async images(
     @CurrentPrincipal() p: Principal,
     @Param('modelId') modelId: string,
@@ -122,6 +131,7 @@ export class ModelsController {
     operationId: 'DeleteModelsTrainingImagesByModelIdAndTrainingImageId',
     summary: 'Remove a training image (the asset stays)',
   })
+  @ApiOkResponse({ description: '{}' })
   async deleteImage(
     @CurrentPrincipal() p: Principal,
     @Param('modelId') modelId: string,
@@ -133,18 +143,24 @@ export class ModelsController {
 
   @Put(':modelId/train')
   @ApiOperation({ operationId: 'PutModelsTrainByModelId', summary: 'Start training the model (a job)' })
+  @ApiOkResponse({
+    description: '{ model, job, creativeUnitsCost, creativeUnitsDiscount } (dry run: the cost only)',
+  })
   async train(
     @CurrentPrincipal() p: Principal,
     @Param('modelId') modelId: string,
-    @Query() query: ModelsQuery,
+    @Query() query: TrainQuery,
     @Body() body: TrainBody,
   ) {
-    return this.training.train(await this.scopes.resolve(p, query.projectId), modelId, body.parameters);
+    const tenant = await this.scopes.resolve(p, query.projectId);
+    const dryRun = query.dryRun === 'true' || query.dryRun === '1';
+    return this.training.train(tenant, modelId, body.parameters, dryRun);
   }
 
   @Post(':modelId/train/action')
   @HttpCode(200)
   @ApiOperation({ operationId: 'PostModelTrainingActionByModelId', summary: 'Cancel the running training' })
+  @ApiOkResponse({ description: '{ model }' })
   async action(
     @CurrentPrincipal() p: Principal,
     @Param('modelId') modelId: string,
@@ -160,6 +176,7 @@ export class ModelsController {
     operationId: 'PostDownloadModel',
     summary: 'Export the trained model files as a zip archive (a job)',
   })
+  @ApiOkResponse({ description: '{ jobId }; model.download.completed carries the downloadUrl' })
   async download(
     @CurrentPrincipal() p: Principal,
     @Param('modelId') modelId: string,

@@ -33,7 +33,12 @@ export class TrainingService {
     @Inject(JOBS_API) private readonly jobs: JobsApi,
   ) {}
 
-  async train(tenant: TenantRef, modelId: string, parameters: Record<string, unknown> | undefined) {
+  async train(
+    tenant: TenantRef,
+    modelId: string,
+    parameters: Record<string, unknown> | undefined,
+    dryRun = false,
+  ) {
     const row = await this.access.owned(tenant, modelId);
     const images = await this.prisma.modelTrainingImage.findMany({
       where: { modelId: row.id },
@@ -49,6 +54,12 @@ export class TrainingService {
           ],
         },
       ]);
+    // A dry run checks what a real run would (ownership, images, status) and creates nothing.
+    if (dryRun) {
+      if (row.status === 'training')
+        throw ApiError.conflict(`model ${modelId} is already training`, { modelId, status: 'training' });
+      return { creativeUnitsCost: 0, creativeUnitsDiscount: 0 };
+    }
     const chosen = parameters ?? (row.parameters as Record<string, unknown> | null) ?? {};
     // Reserve the model first: of two concurrent PUT /train only one gets past this update.
     const reserved = await this.prisma.model.updateMany({
@@ -129,7 +140,11 @@ export class TrainingService {
         jobType: 'model-download',
         kind: 'model-download',
         modelId: row.id,
-        input: { model: exportManifest(row, artifacts), files: artifacts.files, ownerProjectId: row.projectId },
+        input: {
+          model: exportManifest(row, artifacts),
+          files: artifacts.files,
+          ownerProjectId: row.projectId,
+        },
         creativeUnitsCost: 0,
       })
       .catch((e: unknown) => Promise.reject(publicError(e)));

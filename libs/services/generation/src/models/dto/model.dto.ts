@@ -206,6 +206,16 @@ export class AddTrainingImagesBody {
   preset?: string;
 }
 
+export class TrainQuery extends ModelsQuery {
+  @ApiPropertyOptional({
+    enum: ['true', 'false', '1', '0'],
+    description: '`true`: check the request and answer the cost; nothing is created',
+  })
+  @IsOptional()
+  @IsIn(['true', 'false', '1', '0'], { message: 'dryRun must be true or false (or 1 or 0)' })
+  dryRun?: string;
+}
+
 export class TrainBody {
   @ApiPropertyOptional({
     type: 'object',
