@@ -31,6 +31,7 @@ import { toModelView, trainingImageView, type ModelRow, type TrainingImageView }
 /** Training image URLs are signed for this long. */
 const URL_SECONDS = 3600;
 type ModelView = Record<string, unknown>;
+type TrainingImageRow = Prisma.ModelTrainingImageGetPayload<object>;
 
 /** The model registry's routes: list, read, create, update, delete, tags, training images. */
 @Injectable()
@@ -303,42 +304,60 @@ export class ModelsService {
       _count: true,
     });
     const countOf = new Map(counts.map((c) => [c.modelId, c._count]));
+    // The first `imageLimit` images of each model only (a list shows 3 of up to 100).
     const images = imageLimit
-      ? await this.prisma.modelTrainingImage.findMany({
-          where: { modelId: { in: ids } },
-          orderBy: [{ createdAt: 'asc' }, { assetId: 'asc' }],
-        })
+      ? await this.prisma.$queryRaw<TrainingImageRow[]>`
+          SELECT model_id AS "modelId", asset_id AS "assetId", name, description, created_at AS "createdAt"
+            FROM (SELECT t.*, row_number() OVER (PARTITION BY model_id ORDER BY created_at, asset_id) AS rn
+                    FROM generation.model_training_images t WHERE model_id = ANY(${ids}::text[])) ranked
+           WHERE rn <= ${imageLimit}
+           ORDER BY model_id, rn`
       : [];
-    return Promise.all(
-      rows.map(async (row) => {
-        const own = images.filter((i) => i.modelId === row.id).slice(0, imageLimit);
-        return toModelView(row, await this.imageViews(row, own), countOf.get(row.id) ?? 0);
-      }),
+    const urls = await this.imageUrls(rows, images);
+    return rows.map((row) =>
+      toModelView(
+        row,
+        images
+          .filter((i) => i.modelId === row.id)
+          .map((i) => trainingImageView(i, urls.get(i.assetId) ?? '')),
+        countOf.get(row.id) ?? 0,
+      ),
     );
   }
 
-  private async imageViews(
-    row: ModelRow,
-    images: Prisma.ModelTrainingImageGetPayload<object>[],
-  ): Promise<TrainingImageView[]> {
-    if (images.length === 0) return [];
-    // The images are assets of the model's project, whoever reads the (public) model.
-    const owner = { teamId: row.teamId, projectId: row.projectId };
-    const objects = await this.assets
-      .objects(
-        owner,
-        images.map((i) => i.assetId),
-      )
-      .catch(() => []);
-    const keys = new Map(objects.map((o) => [o.assetId, o.key]));
-    return Promise.all(
-      images.map(async (image) => {
-        const key = keys.get(image.assetId);
-        // A deleted asset keeps its row (training will say so) but has nothing to download.
-        const url = key ? await this.store.signedUrl(key, { expiresInSeconds: URL_SECONDS }) : '';
-        return trainingImageView(image, url);
-      }),
-    );
+  private async imageViews(row: ModelRow, images: TrainingImageRow[]): Promise<TrainingImageView[]> {
+    const urls = await this.imageUrls([row], images);
+    return images.map((i) => trainingImageView(i, urls.get(i.assetId) ?? ''));
+  }
+
+  /**
+   * Signed URLs of training images by asset id: one AssetsApi call per owning
+   * project (the images are assets of the model's project, whoever reads a
+   * public model). A deleted asset keeps its row (training will say so) but
+   * has nothing to download: no URL.
+   */
+  private async imageUrls(rows: ModelRow[], images: TrainingImageRow[]): Promise<Map<string, string>> {
+    const urls = new Map<string, string>();
+    if (images.length === 0) return urls;
+    const projectOf = new Map(rows.map((r) => [r.id, r]));
+    const byOwner = new Map<string, { teamId: string; projectId: string; assetIds: string[] }>();
+    for (const image of images) {
+      const row = projectOf.get(image.modelId);
+      if (!row) continue;
+      const owner = byOwner.get(row.projectId) ?? {
+        teamId: row.teamId,
+        projectId: row.projectId,
+        assetIds: [],
+      };
+      owner.assetIds.push(image.assetId);
+      byOwner.set(row.projectId, owner);
+    }
+    for (const owner of byOwner.values()) {
+      const objects = await this.assets.objects(owner, owner.assetIds).catch(() => []);
+      for (const object of objects)
+        urls.set(object.assetId, await this.store.signedUrl(object.key, { expiresInSeconds: URL_SECONDS }));
+    }
+    return urls;
   }
 
   private async checkRoom(modelId: string, adding: number): Promise<void> {

@@ -101,7 +101,17 @@ export class TrainingService {
       });
       throw publicError(error);
     }
-    await this.prisma.model.update({ where: { id: row.id }, data: { trainingJobId: job.jobId } });
+    const recorded = await this.prisma.model.updateMany({
+      where: { id: row.id, status: 'training', trainingJobId: null },
+      data: { trainingJobId: job.jobId },
+    });
+    if (recorded.count === 0) {
+      // The reservation was released meanwhile (a cancel): the job must not run for nothing.
+      await this.jobs.cancelJob(tenant, job.jobId).catch(() => undefined);
+      throw ApiError.conflict(`the training of model ${modelId} was canceled while it was being started`, {
+        modelId,
+      });
+    }
     this.logger.log(`model ${row.id}: training job ${job.jobId} created`);
     const { model } = await this.models.get(tenant, row.id);
     return { model, job, creativeUnitsCost: 0, creativeUnitsDiscount: 0 };
@@ -109,6 +119,16 @@ export class TrainingService {
 
   async cancel(tenant: TenantRef, modelId: string) {
     const row = await this.access.owned(tenant, modelId);
+    if (row.status === 'training' && !row.trainingJobId) {
+      // Reserved by a PUT /train that never recorded its job (it failed midway, or is
+      // recording it right now): nothing to cancel in job-service; the reservation is
+      // released, and a job's facts would no longer match the model.
+      await this.prisma.model.updateMany({
+        where: { id: row.id, status: 'training', trainingJobId: null },
+        data: { status: 'training-canceled', updatedAt: new Date() },
+      });
+      return this.models.get(tenant, row.id);
+    }
     if (row.status !== 'training' || !row.trainingJobId)
       throw ApiError.conflict(`model ${modelId} is not training (status ${row.status})`, {
         modelId,
