@@ -16,15 +16,35 @@ import { Controller, Get, Module } from '@nestjs/common';
 import { Ctx, Payload } from '@nestjs/microservices';
 import type { ExportResult } from '@opentelemetry/core';
 import { BatchSpanProcessor, type ReadableSpan, type SpanExporter } from '@opentelemetry/sdk-trace-base';
-import { createEnvelope, ProbeRecorded, TOPICS, type EventEnvelope, type ProbeRecordedData } from '@genasset/contracts';
+import {
+  createEnvelope,
+  ProbeRecorded,
+  TOPICS,
+  type EventEnvelope,
+  type ProbeRecordedData,
+} from '@genasset/contracts';
 import { createHttpApp } from '@genasset/http';
-import { ConsumerRegistry, EventContext, EventServer, OnEvent, Outbox, type SqlClient } from '@genasset/messaging';
-import { currentTraceHeaders, httpRequestDuration, startTracing, traceLogFields } from '@genasset/observability';
+import {
+  ConsumerRegistry,
+  EventContext,
+  EventServer,
+  OnEvent,
+  Outbox,
+  type SqlClient,
+} from '@genasset/messaging';
+import { PostgresConnection } from '@genasset/persistence';
+import {
+  currentTraceHeaders,
+  httpRequestDuration,
+  startTracing,
+  traceLogFields,
+} from '@genasset/observability';
 import type { HandlerTable } from '../../libs/messaging/src/consumer/handler-table';
 
 const mode = process.argv[2] === 'on' ? 'on' : 'off';
 const N_HTTP = Number(process.env.BENCH_HTTP ?? 20_000);
 const N_EVENTS = Number(process.env.BENCH_EVENTS ?? 50_000);
+const N_DB_EVENTS = Number(process.env.BENCH_DB_EVENTS ?? 3_000);
 const CONSUMER = 'bench-consumer';
 
 /** The SDK's real pipeline (batching, span export) with the network left out. */
@@ -37,7 +57,7 @@ class DroppingExporter implements SpanExporter {
   async shutdown(): Promise<void> {}
 }
 
-const outbox = new Outbox({ schema: 'bench', producer: 'bench' });
+const outbox = new Outbox({ schema: 'obsbench', producer: 'bench' });
 const noopTx: SqlClient = { $executeRawUnsafe: async () => 1, $queryRawUnsafe: async <T>() => [] as T };
 
 @Controller('bench')
@@ -48,8 +68,13 @@ class BenchController {
   }
 
   @OnEvent(TOPICS.platformProbe, { consumer: CONSUMER })
-  async recorded(@Payload() envelope: EventEnvelope<ProbeRecordedData>, @Ctx() ctx: EventContext): Promise<void> {
-    await outbox.write(ctx.tx, [outbox.event(ProbeRecorded, { ...envelope.data, sequence: envelope.data.sequence + 1 })]);
+  async recorded(
+    @Payload() envelope: EventEnvelope<ProbeRecordedData>,
+    @Ctx() ctx: EventContext,
+  ): Promise<void> {
+    await outbox.write(ctx.tx, [
+      outbox.event(ProbeRecorded, { ...envelope.data, sequence: envelope.data.sequence + 1 }),
+    ]);
   }
 }
 
@@ -67,20 +92,43 @@ class CaptureServer extends EventServer {
 
 async function main(): Promise<void> {
   const exporter = new DroppingExporter();
-  const tracing = mode === 'on' ? startTracing({ serviceName: 'bench', env: {}, spanProcessor: new BatchSpanProcessor(exporter) }) : undefined;
-  const app = await createHttpApp(BenchModule, { serviceName: 'bench', logLevel: 'warn', openapi: { title: 'bench' } });
+  const tracing =
+    mode === 'on'
+      ? startTracing({ serviceName: 'bench', env: {}, spanProcessor: new BatchSpanProcessor(exporter) })
+      : undefined;
+  const app = await createHttpApp(BenchModule, {
+    serviceName: 'bench',
+    logLevel: 'warn',
+    openapi: { title: 'bench' },
+  });
   const registry = app.get(ConsumerRegistry);
-  registry.register({ consumer: CONSUMER, schema: 'bench', client: { ...noopTx, $transaction: (fn) => fn(noopTx) } });
+  registry.register({
+    consumer: CONSUMER,
+    schema: 'obsbench',
+    client: { ...noopTx, $transaction: (fn) => fn(noopTx) },
+  });
   const server = new CaptureServer(registry, { knownTopics: [TOPICS.platformProbe] } as never);
   app.connectMicroservice({ strategy: server }, { inheritAppConfig: true });
   await app.init();
   await app.startAllMicroservices();
   const handler = server.captured!.route(CONSUMER, TOPICS.platformProbe, ProbeRecorded.type)!;
 
-  const envelope = createEnvelope(ProbeRecorded, { subject: 's', sequence: 0, amount: 1 }, { producer: 'bench' });
-  const delivery = { consumer: CONSUMER, topic: TOPICS.platformProbe, partition: 0, offset: '0', headers: {}, attempt: 1 };
+  const envelope = createEnvelope(
+    ProbeRecorded,
+    { subject: 's', sequence: 0, amount: 1 },
+    { producer: 'bench' },
+  );
+  const delivery = {
+    consumer: CONSUMER,
+    topic: TOPICS.platformProbe,
+    partition: 0,
+    offset: '0',
+    headers: {},
+    attempt: 1,
+  };
   const consume = async (n: number) => {
-    for (let i = 0; i < n; i++) await handler.invoke(envelope, new EventContext(noopTx, { ...delivery, offset: String(i) }));
+    for (let i = 0; i < n; i++)
+      await handler.invoke(envelope, new EventContext(noopTx, { ...delivery, offset: String(i) }));
   };
   const http = async (n: number) => {
     for (let i = 0; i < n; i++) await app.inject({ method: 'GET', url: '/v1/bench' });
@@ -94,6 +142,29 @@ async function main(): Promise<void> {
   t = process.hrtime.bigint();
   await http(N_HTTP);
   const httpUs = Number(process.hrtime.bigint() - t) / 1e3 / N_HTTP;
+
+  // With BENCH_DATABASE_URL (main.ts under scripts/with-services.mjs): the same handler in a real
+  // PostgreSQL transaction per event, its outbox row really inserted: the share in a realistic path.
+  let consumerDbUs: number | undefined;
+  if (process.env.BENCH_DATABASE_URL) {
+    const db = new PostgresConnection(process.env.BENCH_DATABASE_URL, { poolSize: 2 });
+    const sql = (query: (q: string, p?: unknown[]) => Promise<unknown[]>): SqlClient => ({
+      $executeRawUnsafe: async (q: string, ...values: unknown[]) => (await query(q, values)).length,
+      $queryRawUnsafe: async <T>(q: string, ...values: unknown[]) => (await query(q, values)) as T,
+    });
+    const consumeDb = async (n: number) => {
+      for (let i = 0; i < n; i++) {
+        await db.transaction((query) =>
+          handler.invoke(envelope, new EventContext(sql(query), { ...delivery, offset: String(i) })),
+        );
+      }
+    };
+    await consumeDb(300);
+    t = process.hrtime.bigint();
+    await consumeDb(N_DB_EVENTS);
+    consumerDbUs = Number(process.hrtime.bigint() - t) / 1e3 / N_DB_EVENTS;
+    await db.close();
+  }
 
   // The instrumentation's own hot-path primitives, per call, outside any span.
   const perCallNs = (n: number, fn: () => unknown) => {
@@ -110,7 +181,9 @@ async function main(): Promise<void> {
 
   await app.close();
   await tracing?.shutdown();
-  process.stdout.write(`${JSON.stringify({ mode, consumerUs, httpUs, primitivesNs, spansExported: exporter.exported })}\n`);
+  process.stdout.write(
+    `${JSON.stringify({ mode, consumerUs, consumerDbUs, httpUs, primitivesNs, spansExported: exporter.exported })}\n`,
+  );
 }
 
 main().catch((error: unknown) => {
