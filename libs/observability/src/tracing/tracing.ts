@@ -60,7 +60,15 @@ export function startTracing(options: TracingOptions): TracingHandle {
     new BatchSpanProcessor(
       new (
         require('@opentelemetry/exporter-trace-otlp-http') as typeof import('@opentelemetry/exporter-trace-otlp-http')
-      ).OTLPTraceExporter(),
+      ).OTLPTraceExporter(
+        // The exporter reads process.env itself; an explicit env (tests, embedding) names the URL.
+        env === process.env
+          ? undefined
+          : {
+              url:
+                env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT || `${String(endpoint).replace(/\/$/, '')}/v1/traces`,
+            },
+      ),
     );
   /* eslint-enable @typescript-eslint/no-require-imports */
   const provider = new NodeTracerProvider({
