@@ -148,7 +148,7 @@ describe('distributed deployment', () => {
       const jobId = generated.body.job.jobId as string;
       generatedAsset = generated.body.asset.id;
 
-      const tally = await ledger.settle([jobId], GENERATION, 90_000);
+      const tally = await ledger.settle([jobId], GENERATION, 120_000);
       expect(tally).toMatchObject({ lost: 0, duplicates: 0 });
       const completed = ledger.of(jobId, 'generation.completed')[0];
       expect(completed.data).toMatchObject({ jobId, jobType: 'pixelate' });

@@ -14,6 +14,7 @@ import {
   type SpawnedProcess,
   type TestDatabase,
 } from '@genasset/testing';
+import { primeConsumerGroups } from './consumer-groups';
 import { startGateway, type Gateway } from './gateway';
 
 const REPO_ROOT = resolve(__dirname, '../../../../..');
@@ -94,6 +95,9 @@ export async function startStack(
     const replicas = options.replicas?.[app] ?? 1;
     for (let i = 1; i <= replicas; i++) plan.push({ app, label: i === 1 ? app : `${app}#${i}`, port: await freePort() });
   }
+  const groupPrefix = `dist-${randomBytes(4).toString('hex')}.`;
+  // Consumer groups are named after the consuming service (KAFKA_GROUP_PREFIX + name).
+  await primeConsumerGroups(services.kafkaBrokers, Object.keys(APPS).map((app) => `${groupPrefix}${app}`));
   const urlOf = (app: AppName) => `http://127.0.0.1:${plan.find((p) => p.app === app)!.port}`;
   const adminToken = `adm_${randomBytes(18).toString('base64url')}`;
   const env: Record<string, string> = {
@@ -103,9 +107,9 @@ export async function startStack(
     DATABASE_URL: database.url,
     DATABASE_POOL_SIZE: '5',
     KAFKA_BROKERS: services.kafkaBrokers.join(','),
-    // Groups of their own: earlier test runs' facts on the shared topics are not replayed.
-    KAFKA_GROUP_PREFIX: `dist-${randomBytes(4).toString('hex')}.`,
-    KAFKA_FROM_BEGINNING: 'false',
+    // Groups of their own, their offsets committed at the topics' ends (primeConsumerGroups),
+    // so KAFKA_FROM_BEGINNING keeps its production default.
+    KAFKA_GROUP_PREFIX: groupPrefix,
     KAFKAJS_NO_PARTITIONER_WARNING: '1',
     S3_ENDPOINT: services.s3.endpoint,
     S3_BUCKET: services.s3.bucket,

@@ -1,0 +1,47 @@
+import { Kafka, logLevel } from 'kafkajs';
+
+/**
+ * Commits, for each consumer group the stack will use, the current end of every topic.
+ *
+ * The shared test topics hold earlier tests' facts: fresh groups starting from the beginning
+ * (the production default) would replay them, and `KAFKA_FROM_BEGINNING=false` is no fix here
+ * either: with two replicas, a partition handed to the second one at a rebalance, before the
+ * first committed anything on it, restarts from the *latest* offset and skips what was produced
+ * meanwhile. With offsets committed up front the apps run with the production setting and start
+ * exactly at "now" on every partition, whoever owns it.
+ *
+ * The commit goes through a short-lived member of each group: the mock broker has no
+ * DescribeGroups, which kafkajs's admin.setOffsets needs.
+ */
+export async function primeConsumerGroups(brokers: string[], groupIds: string[]): Promise<void> {
+  const kafka = new Kafka({ clientId: 'distributed-test', brokers, logLevel: logLevel.NOTHING });
+  const admin = kafka.admin();
+  await admin.connect();
+  let topics: string[];
+  let offsets: { topic: string; partition: number; offset: string }[];
+  try {
+    topics = (await admin.listTopics()).filter((t) => !t.startsWith('__'));
+    offsets = (
+      await Promise.all(
+        topics.map(async (topic) => (await admin.fetchTopicOffsets(topic)).map((p) => ({ topic, partition: p.partition, offset: p.high }))),
+      )
+    ).flat();
+  } finally {
+    await admin.disconnect();
+  }
+  await Promise.all(
+    groupIds.map(async (groupId) => {
+      const consumer = kafka.consumer({ groupId, allowAutoTopicCreation: false });
+      const joined = new Promise<void>((resolve) => consumer.on(consumer.events.GROUP_JOIN, () => resolve()));
+      await consumer.connect();
+      try {
+        await consumer.subscribe({ topics, fromBeginning: false });
+        await consumer.run({ autoCommit: false, eachBatch: async () => undefined });
+        await joined;
+        await consumer.commitOffsets(offsets);
+      } finally {
+        await consumer.disconnect();
+      }
+    }),
+  );
+}
