@@ -111,10 +111,16 @@ describe('dead-letter replay', () => {
       consumer,
       '--since',
       since.toISOString(),
+      '--type',
+      ProbeRecorded.type,
       '--dry-run',
     ]);
-    expect(dry).toMatchObject({ matched: 2, replayed: 0 });
-    expect(dry.letters.map((l) => l.eventId).sort()).toEqual([a.id, b.id].sort());
+    // Other test files share the probe topic, and this consumer dead-letters their bad messages too:
+    // the assertions look at this test's two events (a filter by id is what an operator would add).
+    const ours = (letters: { eventId?: string }[]) =>
+      letters.map((l) => l.eventId).filter((id) => id === a.id || id === b.id);
+    expect(dry.replayed).toBe(0);
+    expect(ours(dry.letters).sort()).toEqual([a.id, b.id].sort());
 
     // Only `a`, through the library.
     const one = await replayDeadLetters({
@@ -129,7 +135,7 @@ describe('dead-letter replay', () => {
     });
     expect((await balances(connection, prefix)).has(b.data.subject)).toBe(false);
 
-    // Everything of this consumer since the start, through the CLI: `a` again (the inbox skips it) and `b`.
+    // Both of this consumer's letters since the start, through the CLI: `a` again (the inbox skips it) and `b`.
     const all = await cli([
       '--topic',
       TOPICS.platformProbe,
@@ -139,6 +145,9 @@ describe('dead-letter replay', () => {
       since.toISOString(),
       '--type',
       ProbeRecorded.type,
+      '--event-id',
+      a.id,
+      b.id,
     ]);
     expect(all).toMatchObject({ matched: 2, replayed: 2 });
     await waitFor(async () => (await balances(connection, prefix)).get(b.data.subject)?.events === 1, {

@@ -55,7 +55,10 @@ describe('Kafka consumer: malformed messages', () => {
 
     const letters = await waitFor(
       () => {
-        const mine = dlt.messages.filter((m) => m.key === subject);
+        // Other test files' consumers on the shared topic dead-letter these messages too, each under its own name.
+        const mine = dlt.messages.filter(
+          (m) => m.key === subject && m.headers[HEADERS.deadLetterConsumer] === `probe-sink-${prefix}`,
+        );
         return mine.length >= 2 ? mine : undefined;
       },
       { timeoutMs: 30_000, what: 'two dead letters' },
