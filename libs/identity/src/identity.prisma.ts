@@ -1,12 +1,12 @@
 import { Inject, Injectable, type OnApplicationShutdown } from '@nestjs/common';
-import { DATABASE_CONNECTION, type DatabaseConnection } from '@genasset/persistence';
+import { DATABASE_CONNECTION, prismaClientOptions, type DatabaseConnection } from '@genasset/persistence';
 import { PrismaClient } from './generated/prisma/client';
 
 /** The identity schema's own Prisma client, on the process's shared connection. */
 @Injectable()
 export class IdentityPrisma extends PrismaClient implements OnApplicationShutdown {
   constructor(@Inject(DATABASE_CONNECTION) connection: DatabaseConnection) {
-    super({ adapter: connection.prismaAdapter() });
+    super(prismaClientOptions(connection));
   }
 
   // After the relays and consumers stopped (beforeApplicationShutdown): they still write while draining.

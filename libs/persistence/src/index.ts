@@ -3,5 +3,10 @@ export { PostgresConnection } from './postgres-connection';
 export { PgliteConnection } from './pglite-connection';
 export { openConnection, type ConnectionSettings } from './open-connection';
 export { migrate, type SchemaDefinition, type AppliedMigration } from './migrator';
-export { createPrismaClient, type PrismaClientClass } from './prisma-factory';
+export {
+  createPrismaClient,
+  prismaClientOptions,
+  TRANSACTION_OPTIONS,
+  type PrismaClientClass,
+} from './prisma-factory';
 export { DatabaseModule, DATABASE_CONNECTION } from './nest/database.module';
