@@ -166,4 +166,36 @@ describe('outbox relay', () => {
     expect(sent.slice(0, 3)).toEqual(events.map((e) => e.id));
     expect(new Set(sent)).toEqual(new Set(events.map((e) => e.id)));
   });
+
+  it('writeIf: writes the events with the guarding change in one statement, and nothing when the guard changes no row', async () => {
+    const subject = `wi${randomBytes(3).toString('hex')}`;
+    await connection.query(`INSERT INTO ${SOURCE_SCHEMA}.balances (subject) VALUES ($1)`, [subject]);
+    const guard = (from: number) => ({
+      sql: `UPDATE ${SOURCE_SCHEMA}.balances SET last_sequence = $2 + 1 WHERE subject = $1 AND last_sequence = $2 RETURNING 1`,
+      params: [subject, from],
+    });
+    const event = (sequence: number) => outbox.event(ProbeRecorded, { subject, sequence, amount: 1 });
+    const notified: string[] = [];
+    const unlisten = await connection.listen(`${SOURCE_SCHEMA}_outbox`, (payload) => notified.push(payload));
+    try {
+      const first = [event(0), event(1)];
+      expect(await outbox.writeIf(prisma, guard(-1), first)).toBe(true);
+      // The guard's state moved on: the same guard (a lost claim) writes nothing.
+      expect(await outbox.writeIf(prisma, guard(-1), [event(2)])).toBe(false);
+      const rows = await connection.query<{ id: string }>(
+        `SELECT id FROM ${SOURCE_SCHEMA}.outbox_events WHERE envelope->'data'->>'subject' = $1 ORDER BY seq`,
+        [subject],
+      );
+      expect(rows.map((r) => r.id)).toEqual(first.map((e) => e.id));
+      const [state] = await connection.query<{ last_sequence: number }>(
+        `SELECT last_sequence FROM ${SOURCE_SCHEMA}.balances WHERE subject = $1`,
+        [subject],
+      );
+      expect(state.last_sequence).toBe(0);
+      await waitFor(async () => notified.includes('2'), { timeoutMs: 10_000, what: 'the NOTIFY of the written rows' });
+    } finally {
+      await unlisten();
+      await connection.query(`DELETE FROM ${SOURCE_SCHEMA}.outbox_events WHERE envelope->'data'->>'subject' = $1`, [subject]);
+    }
+  });
 });

@@ -19,6 +19,8 @@ export interface ObjectInfo {
   contentType: string;
   contentLength: number;
   lastModified?: Date;
+  /** The store's version tag of the content (S3 ETag, quotes included), where it has one. */
+  etag?: string;
 }
 
 export interface StoredObject extends ObjectInfo {

@@ -64,6 +64,45 @@ export class Outbox {
    */
   async write(tx: SqlClient, envelopes: readonly EventEnvelope[]): Promise<void> {
     if (envelopes.length === 0) return;
+    await tx.$executeRawUnsafe(this.insertSql, this.rowsJson(envelopes), outboxChannel(this.schema));
+  }
+
+  /**
+   * One statement, so atomic without a transaction around it: runs `guard`
+   * (a data-modifying statement with RETURNING, e.g. the UPDATE that ends a
+   * claim) and inserts the envelopes only when it returned a row. Returns
+   * whether it did. Saves an explicit transaction's BEGIN and COMMIT round
+   * trips where a state change and its events are all the work. `guard.sql`
+   * numbers its parameters from $1 like any statement.
+   */
+  async writeIf(
+    client: SqlClient,
+    guard: { sql: string; params: readonly unknown[] },
+    envelopes: readonly EventEnvelope[],
+  ): Promise<boolean> {
+    const shift = 2;
+    const guardSql = guard.sql.replace(/\$(\d+)/g, (_, n: string) => `$${Number(n) + shift}`);
+    const rows = await client.$queryRawUnsafe<{ guarded: boolean }[]>(
+      `WITH guard AS (${guardSql}),
+       written AS (
+        INSERT INTO ${schemaIdent(this.schema)}.outbox_events (id, topic, key, envelope, headers)
+        SELECT e->>'id', e->>'topic', e->>'key', e->'envelope', e->'headers'
+          FROM jsonb_array_elements($1::jsonb) WITH ORDINALITY AS t(e, ord)
+         WHERE EXISTS (SELECT 1 FROM guard)
+         ORDER BY ord
+        RETURNING 1
+      )
+      SELECT EXISTS (SELECT 1 FROM guard) AS guarded,
+             (SELECT count(*)::int FROM (SELECT pg_notify($2, (SELECT count(*) FROM written)::text)
+                                          WHERE EXISTS (SELECT 1 FROM guard)) AS n) AS notified`,
+      this.rowsJson(envelopes),
+      outboxChannel(this.schema),
+      ...guard.params,
+    );
+    return rows[0]?.guarded === true;
+  }
+
+  private rowsJson(envelopes: readonly EventEnvelope[]): string {
     // The writer's trace context travels with each row (envelope and headers),
     // so the consumer continues the trace (tracing off: undefined, nothing added).
     const trace = currentTraceHeaders();
@@ -77,7 +116,7 @@ export class Outbox {
       headers: envelopeHeaders(envelope),
       };
     });
-    await tx.$executeRawUnsafe(this.insertSql, JSON.stringify(rows), outboxChannel(this.schema));
+    return JSON.stringify(rows);
   }
 
   private topicOf(envelope: EventEnvelope): string {

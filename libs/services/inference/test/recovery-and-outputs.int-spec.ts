@@ -37,6 +37,22 @@ describe('inference-worker: recovery and the outputs claim check', () => {
     );
   }
 
+  /**
+   * Runs `fn` while the worker can neither queue nor claim work (the work
+   * table locked): for tests that feed asset-service an outputs fact for a
+   * job the worker would otherwise run (and fail) at the same time, racing
+   * the reason the test checks. The worker takes the job afterwards; its
+   * late report is refused (the job is already final).
+   */
+  async function workerHeldOff<T>(fn: () => Promise<T>): Promise<T> {
+    let result: T | undefined;
+    await harness.db.transaction(async (query) => {
+      await query('LOCK TABLE inference.work_items IN EXCLUSIVE MODE');
+      result = await fn();
+    });
+    return result as T;
+  }
+
   it('takes over a run whose worker died, once its lease has passed', async () => {
     const image = await harness.upload(tenant, await paint(32, 32, (x, y) => [x * 8, y * 8, 0]));
     // A job the worker never heard of (another kind), so only the orphaned row can run it.
@@ -140,43 +156,47 @@ describe('inference-worker: recovery and the outputs claim check', () => {
         },
       ];
       for (const c of cases) {
-        const job = await harness.createJob(tenant, {
-          kind: 'model-training',
-          jobType: 'upscale',
-          input: {},
+        const done = await workerHeldOff(async () => {
+          const job = await harness.createJob(tenant, {
+            kind: 'model-training',
+            jobType: 'upscale',
+            input: {},
+          });
+          const key = c.key(job.jobId);
+          if (c.content)
+            await store.put(key, c.content, { contentType: 'image/png', contentLength: c.content.length });
+          await facts.publish(JobOutputsProduced, {
+            jobId: job.jobId,
+            jobType: 'upscale',
+            tenant: { teamId: tenant.teamId, projectId: tenant.projectId },
+            outputs: [{ key, mimeType: 'image/png', assetType: 'upscale', metadata: {} }],
+          });
+          return harness.finalJob(tenant, job.jobId);
         });
-        const key = c.key(job.jobId);
-        if (c.content)
-          await store.put(key, c.content, { contentType: 'image/png', contentLength: c.content.length });
-        await facts.publish(JobOutputsProduced, {
-          jobId: job.jobId,
-          jobType: 'upscale',
-          tenant: { teamId: tenant.teamId, projectId: tenant.projectId },
-          outputs: [{ key, mimeType: 'image/png', assetType: 'upscale', metadata: {} }],
-        });
-        const done = await harness.finalJob(tenant, job.jobId);
         expect(done.metadata.output).toEqual({ errorMessage: c.reason });
       }
     });
 
     it('refuses all of a job’s outputs when one of them is unusable: no partial set of assets', async () => {
-      const job = await harness.createJob(tenant, { kind: 'model-training', jobType: 'texture', input: {} });
-      const good = `jobs/${job.jobId}/1/0.png`;
-      const bad = `jobs/${job.jobId}/1/1.png`;
-      await putOutput(good, await paint(8, 8, () => [1, 1, 1]));
-      await store.put(bad, Buffer.from('garbage'), { contentType: 'image/png', contentLength: 7 });
-      await facts.publish(JobOutputsProduced, {
-        jobId: job.jobId,
-        jobType: 'texture',
-        tenant: { teamId: tenant.teamId, projectId: tenant.projectId },
-        outputs: [good, bad].map((key) => ({
-          key,
-          mimeType: 'image/png',
-          assetType: 'texture-ao',
-          metadata: {},
-        })),
+      const { job, done } = await workerHeldOff(async () => {
+        const job = await harness.createJob(tenant, { kind: 'model-training', jobType: 'texture', input: {} });
+        const good = `jobs/${job.jobId}/1/0.png`;
+        const bad = `jobs/${job.jobId}/1/1.png`;
+        await putOutput(good, await paint(8, 8, () => [1, 1, 1]));
+        await store.put(bad, Buffer.from('garbage'), { contentType: 'image/png', contentLength: 7 });
+        await facts.publish(JobOutputsProduced, {
+          jobId: job.jobId,
+          jobType: 'texture',
+          tenant: { teamId: tenant.teamId, projectId: tenant.projectId },
+          outputs: [good, bad].map((key) => ({
+            key,
+            mimeType: 'image/png',
+            assetType: 'texture-ao',
+            metadata: {},
+          })),
+        });
+        return { job, done: await harness.finalJob(tenant, job.jobId) };
       });
-      const done = await harness.finalJob(tenant, job.jobId);
       expect(done.metadata.output).toEqual({ errorMessage: 'output 1 of the job is not a valid image' });
       expect(await harness.db.query('SELECT id FROM assets.assets WHERE job_id = $1', [job.jobId])).toEqual(
         [],

@@ -124,6 +124,7 @@ export class S3ObjectStore implements ObjectStore {
         contentType: res.ContentType ?? 'application/octet-stream',
         contentLength: res.ContentLength ?? 0,
         lastModified: res.LastModified,
+        ...(res.ETag ? { etag: res.ETag } : {}),
       };
     } catch (error) {
       if (isNotFound(error)) throw new ObjectNotFoundError(key);
@@ -140,6 +141,7 @@ export class S3ObjectStore implements ObjectStore {
         contentType: res.ContentType ?? 'application/octet-stream',
         contentLength: res.ContentLength ?? 0,
         lastModified: res.LastModified,
+        ...(res.ETag ? { etag: res.ETag } : {}),
       };
     } catch (error) {
       if (isNotFound(error)) return undefined;

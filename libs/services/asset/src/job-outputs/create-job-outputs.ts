@@ -107,7 +107,9 @@ export class CreateJobOutputs {
         continue;
       }
       const content = described.get(outputIndex)!;
-      const { asset } = await this.writer.createOnce(tx, {
+      // Not createOnce: the read above, in this transaction, already found no asset for this
+      // output; a concurrent copy of the fact loses on the unique (job, output) and is retried.
+      const asset = await this.writer.create(tx, {
         id: output.assetId ?? newAssetId(),
         // The job's author; system-made jobs have none, and their outputs name the job instead.
         owner: { teamId: tenant.teamId, projectId: tenant.projectId, authorId: tenant.authorId ?? jobId },

@@ -3,20 +3,27 @@ import { ASSETS_API, InternalApiError, type AssetsApi, type JobTenantData } from
 import { OBJECT_STORE, ObjectNotFoundError, type ObjectStore } from '@genasset/storage';
 import { EngineError, type InputImage } from '../engines/engine';
 import { STORED_INPUT_PREFIX } from '../engines/http/image-references';
+import { InputCache } from './input-cache';
 import { TransientError } from './transient-error';
 
 const ASSET_ID = /^asset_[0-9A-Za-z]{1,64}$/;
 /** Largest input object read into memory. */
 const MAX_INPUT_BYTES = 256 * 1024 * 1024;
+/** Bytes of recently read inputs kept in memory (see InputCache); objects above a quarter of it are not kept. */
+const INPUT_CACHE_BYTES = 64 * 1024 * 1024;
 
 /**
  * Reads a job's inputs from object storage (claim check): an asset id is
  * resolved to its original object by asset-service (AssetsApi.objects, scoped
  * to the job's project); a stored-input key is read directly, and only when it
- * lies under the job's project.
+ * lies under the job's project. An input read before is served from memory
+ * while storage still holds the same version of it (one HEAD instead of
+ * reading the object again).
  */
 @Injectable()
 export class InputReader {
+  private readonly cache = new InputCache(INPUT_CACHE_BYTES);
+
   constructor(
     @Inject(ASSETS_API) private readonly assets: AssetsApi,
     @Inject(OBJECT_STORE) private readonly store: ObjectStore,
@@ -74,6 +81,17 @@ export class InputReader {
   }
 
   private async get(key: string, missing: string): Promise<{ bytes: Buffer; contentType: string }> {
+    if (this.cache.has(key)) {
+      let current;
+      try {
+        current = await this.store.head(key);
+      } catch (error) {
+        throw new TransientError('object storage could not be read', error);
+      }
+      if (!current) throw new EngineError(missing);
+      const cached = this.cache.get(key, current);
+      if (cached) return cached;
+    }
     let object;
     try {
       object = await this.store.get(key);
@@ -89,6 +107,8 @@ export class InputReader {
     }
     const chunks: Buffer[] = [];
     for await (const chunk of object.body) chunks.push(chunk as Buffer);
-    return { bytes: Buffer.concat(chunks), contentType: object.contentType };
+    const bytes = Buffer.concat(chunks);
+    this.cache.set(key, object, bytes);
+    return { bytes, contentType: object.contentType };
   }
 }

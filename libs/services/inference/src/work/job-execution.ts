@@ -38,7 +38,7 @@ const span = (fraction: number) => 0.1 + 0.8 * Math.min(1, Math.max(0, fraction)
 /**
  * Runs one claimed job: resolves its engine, gives it inputs, output storage
  * and throttled progress, renews the lease, and ends the claim together with
- * the job's report in one transaction — only while the claim is still this
+ * the job's report in one statement (atomic) — only while the claim is still this
  * worker's. Decides what a failure means: a reason for the client, a retry
  * later, or (stopped runs) nothing at all.
  */
@@ -151,11 +151,11 @@ export class JobExecution {
       const result = await engine.run(job, ctx);
       if (run.controller.signal.aborted) throw new EngineAborted();
       const extra = { ...result.extra, engine: result.extra?.engine ?? engine.name };
-      const reported = await this.prisma.$transaction(async (tx) => {
-        if (!(await this.queue.finish(tx, item, 'done'))) return false;
-        await this.reporter.finished(tx, item, writer.outputs, extra);
-        return true;
-      });
+      const reported = await this.reporter.reportIf(
+        this.prisma,
+        this.queue.ending(item, 'done'),
+        this.reporter.finishedEvents(item, writer.outputs, extra),
+      );
       if (!reported) {
         await writer.discard();
         this.logger.log(`job ${item.jobId}: finished, but no longer ours to report (canceled or taken over)`);
@@ -202,23 +202,23 @@ export class JobExecution {
     await this.fail(item, `${item.mode} failed after ${item.attempts} attempts: ${reason}`);
   }
 
-  /** Ends the claim as failed and reports the reason, in one transaction (nothing when the claim is gone). */
+  /** Ends the claim as failed and reports the reason, in one statement (nothing when the claim is gone). */
   private async fail(item: ClaimedItem, reason: string): Promise<void> {
-    const reported = await this.prisma.$transaction(async (tx) => {
-      if (!(await this.queue.finish(tx, item, 'failed', reason))) return false;
-      await this.reporter.failed(tx, item.jobId, reason);
-      return true;
-    });
+    const reported = await this.reporter.reportIf(
+      this.prisma,
+      this.queue.ending(item, 'failed', reason),
+      this.reporter.failedEvents(item.jobId, reason),
+    );
     if (reported) this.logger.log(`job ${item.jobId}: failed: ${reason}`);
   }
 
   /** Reports progress (in-progress) with a lease renewal; a lost claim stops the run. */
   private async report(run: Running, progress: number): Promise<void> {
-    const held = await this.prisma.$transaction(async (tx) => {
-      if (!(await this.queue.renew(tx, run.item, this.settings.leaseMs))) return false;
-      await this.reporter.progress(tx, run.item.jobId, 'in-progress', progress);
-      return true;
-    });
+    const held = await this.reporter.reportIf(
+      this.prisma,
+      this.queue.renewal(run.item, this.settings.leaseMs),
+      this.reporter.progressEvents(run.item.jobId, 'in-progress', progress),
+    );
     if (!held) this.lost(run);
   }
 

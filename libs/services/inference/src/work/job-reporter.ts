@@ -27,19 +27,35 @@ export class JobReporter {
   constructor(@InjectOutbox(INFERENCE_SCHEMA.schema) private readonly outbox: Outbox) {}
 
   progress(tx: SqlClient, jobId: string, status: JobRunningStatus, progress: number): Promise<void> {
-    return this.write(tx, [
-      this.outbox.event(JobProgressReported, { jobId, status, progress: round(progress) }),
-    ]);
+    return this.write(tx, this.progressEvents(jobId, status, progress));
+  }
+
+  progressEvents(jobId: string, status: JobRunningStatus, progress: number): EventEnvelope[] {
+    return [this.outbox.event(JobProgressReported, { jobId, status, progress: round(progress) })];
   }
 
   failed(tx: SqlClient, jobId: string, reason: string): Promise<void> {
+    return this.write(tx, this.failedEvents(jobId, reason));
+  }
+
+  failedEvents(jobId: string, reason: string): EventEnvelope[] {
     const text = reason.trim() || 'the job failed';
-    return this.write(tx, [
+    return [
       this.outbox.event(JobFailedReported, {
         jobId,
         reason: text.length > MAX_REASON ? `${text.slice(0, MAX_REASON - 1)}…` : text,
       }),
-    ]);
+    ];
+  }
+
+  /**
+   * Writes `events` only if `guard` (the work item's change that causes them,
+   * one statement with RETURNING) changed a row, in one statement: the same
+   * all-or-nothing as a transaction around both, in one round trip instead
+   * of four. Returns whether the guard held (the claim was still ours).
+   */
+  reportIf(client: SqlClient, guard: { sql: string; params: unknown[] }, events: EventEnvelope[]): Promise<boolean> {
+    return this.outbox.writeIf(client, guard, events);
   }
 
   /**
@@ -53,15 +69,17 @@ export class JobReporter {
     outputs: readonly StoredOutput[],
     extra: Record<string, unknown>,
   ): Promise<void> {
+    return this.write(tx, this.finishedEvents(item, outputs, extra));
+  }
+
+  finishedEvents(item: ClaimedItem, outputs: readonly StoredOutput[], extra: Record<string, unknown>): EventEnvelope[] {
     const finalizing = this.outbox.event(JobProgressReported, {
       jobId: item.jobId,
       status: 'finalizing' as const,
       progress: 0.95,
     });
     if (outputs.length === 0) {
-      return this.write(tx, [
-        this.outbox.event(JobSucceededReported, { jobId: item.jobId, output: { ...extra } }),
-      ]);
+      return [this.outbox.event(JobSucceededReported, { jobId: item.jobId, output: { ...extra } })];
     }
     const produced = this.outbox.event(JobOutputsProduced, {
       jobId: item.jobId,
@@ -86,7 +104,7 @@ export class JobReporter {
       extra,
       attempt: item.attempts,
     });
-    return this.write(tx, [finalizing, produced]);
+    return [finalizing, produced];
   }
 
   private write(tx: SqlClient, events: EventEnvelope[]): Promise<void> {

@@ -115,14 +115,17 @@ export class WorkQueue {
 
   /** Renews the lease; false when the claim is gone (canceled, or taken over after a missed lease). */
   async renew(client: SqlClient, item: ClaimedItem, leaseMs: number): Promise<boolean> {
-    const changed = await client.$executeRawUnsafe(
-      `UPDATE inference.work_items SET lease_until = now() + make_interval(secs => $3::double precision / 1000), updated_at = now()
-        WHERE job_id = $1 AND claim_token = $2 AND status = 'running'`,
-      item.jobId,
-      item.claimToken,
-      leaseMs,
-    );
-    return changed > 0;
+    const { sql, params } = this.renewal(item, leaseMs);
+    return (await client.$executeRawUnsafe(sql, ...params)) > 0;
+  }
+
+  /** The lease renewal as one statement returning a row only while the claim is held (a guard for Outbox.writeIf). */
+  renewal(item: ClaimedItem, leaseMs: number): { sql: string; params: unknown[] } {
+    return {
+      sql: `UPDATE inference.work_items SET lease_until = now() + make_interval(secs => $3::double precision / 1000), updated_at = now()
+        WHERE job_id = $1 AND claim_token = $2 AND status = 'running' RETURNING 1`,
+      params: [item.jobId, item.claimToken, leaseMs],
+    };
   }
 
   /** Ends the claim with a final status; false when this worker no longer holds it (nothing may be reported then). */
@@ -132,15 +135,21 @@ export class WorkQueue {
     status: 'done' | 'failed' | 'ignored',
     lastError?: string,
   ): Promise<boolean> {
-    const changed = await client.$executeRawUnsafe(
-      `UPDATE inference.work_items SET status = $3, last_error = $4, claim_token = NULL, lease_until = NULL, updated_at = now()
-        WHERE job_id = $1 AND claim_token = $2 AND status = 'running'`,
-      item.jobId,
-      item.claimToken,
-      status,
-      lastError ?? null,
-    );
-    return changed > 0;
+    const { sql, params } = this.ending(item, status, lastError);
+    return (await client.$executeRawUnsafe(sql, ...params)) > 0;
+  }
+
+  /** The end of the claim as one statement returning a row only while the claim is held (a guard for Outbox.writeIf). */
+  ending(
+    item: ClaimedItem,
+    status: 'done' | 'failed' | 'ignored',
+    lastError?: string,
+  ): { sql: string; params: unknown[] } {
+    return {
+      sql: `UPDATE inference.work_items SET status = $3, last_error = $4, claim_token = NULL, lease_until = NULL, updated_at = now()
+        WHERE job_id = $1 AND claim_token = $2 AND status = 'running' RETURNING 1`,
+      params: [item.jobId, item.claimToken, status, lastError ?? null],
+    };
   }
 
   /** A transient failure: queued again after `delayMs`. */

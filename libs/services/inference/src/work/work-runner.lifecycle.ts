@@ -51,8 +51,17 @@ export class WorkRunnerLifecycle implements OnApplicationBootstrap, BeforeApplic
       progressIntervalMs: config.INFERENCE_PROGRESS_INTERVAL,
       drainTimeoutMs: Math.floor(grace * 0.6),
     };
-    const tenantKnown = async (teamId: string, projectId: string) =>
-      (await identity.teamOfProject(projectId)) === teamId;
+    // A project's team never changes, so a project found once stays known: one lookup per
+    // project rather than per job (unknown ones are asked again: they may be created later).
+    const known = new Set<string>();
+    const tenantKnown = async (teamId: string, projectId: string) => {
+      const key = `${teamId}/${projectId}`;
+      if (known.has(key)) return true;
+      if ((await identity.teamOfProject(projectId)) !== teamId) return false;
+      if (known.size >= 10_000) known.clear();
+      known.add(key);
+      return true;
+    };
     this.runner = new WorkRunner(
       db,
       queue,

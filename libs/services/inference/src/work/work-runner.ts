@@ -25,6 +25,14 @@ export class WorkRunner {
   private loop?: Promise<void>;
   private wakeUp?: () => void;
   private woken = false;
+  /**
+   * Whether queued work may be waiting: set by NOTIFY and by a claim that
+   * filled every free slot, cleared by a claim that found less. A finished
+   * run claims again at once only then, so an idle queue costs no claim
+   * per job (retries falling due and expired leases are what the poll is for).
+   */
+  private mayHaveWork = true;
+  private listening = false;
   private unlisten: (() => Promise<void>)[] = [];
   private lastPurge = 0;
   private readonly execution: JobExecution;
@@ -43,7 +51,13 @@ export class WorkRunner {
     this.active = true;
     if (this.db) {
       try {
-        this.unlisten.push(await this.db.listen(WORK_CHANNEL, () => this.wake()));
+        this.unlisten.push(
+          await this.db.listen(WORK_CHANNEL, () => {
+            this.mayHaveWork = true;
+            this.wake();
+          }),
+        );
+        this.listening = true;
         this.unlisten.push(await this.db.listen(CANCEL_CHANNEL, (jobId) => this.stopRun(jobId, 'canceled')));
       } catch (error) {
         this.logger.warn(`LISTEN failed, relying on polling: ${message(error)}`);
@@ -96,12 +110,16 @@ export class WorkRunner {
       let claimed = 0;
       if (room > 0) {
         try {
+          // Cleared before the claim: a NOTIFY arriving meanwhile sets it again.
+          this.mayHaveWork = false;
           const items = await this.queue.claim(room, this.settings.leaseMs);
           claimed = items.length;
+          if (claimed === room) this.mayHaveWork = true;
           for (const item of items) this.launch(item);
           failures = 0;
           await this.purgeNow();
         } catch (error) {
+          this.mayHaveWork = true;
           failures++;
           if (failures === 1 || failures % 10 === 0)
             this.logger.warn(`claiming work failed ${failures}x: ${message(error)}`);
@@ -122,7 +140,8 @@ export class WorkRunner {
       .catch((error: unknown) => this.logger.error(`job ${item.jobId}: ${message(error)}`))
       .finally(() => {
         this.running.delete(item.jobId);
-        this.wake();
+        // Without NOTIFY (LISTEN failed, no database connection) nothing else says when work came.
+        if (this.mayHaveWork || !this.listening || !this.active) this.wake();
       });
     this.running.set(item.jobId, entry);
   }
