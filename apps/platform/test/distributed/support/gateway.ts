@@ -113,7 +113,9 @@ export async function startGateway(dir: string, upstreams: Upstreams): Promise<G
     async stop() {
       // SIGQUIT: graceful shutdown of the master and its workers.
       if (child.exitCode === null && child.signalCode === null) child.kill('SIGQUIT');
-      await Promise.race([exited, new Promise((r) => setTimeout(r, 5_000))]);
+      let timer: NodeJS.Timeout | undefined;
+      await Promise.race([exited, new Promise((r) => (timer = setTimeout(r, 5_000)))]);
+      clearTimeout(timer);
       if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
     },
   };
