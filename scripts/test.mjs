@@ -32,7 +32,8 @@ async function main() {
   checkInterrupted();
   const { chooseServiceMode, startServices } = await import('./lib/services.mjs');
   const mode = chooseServiceMode();
-  if (mode === 'local') await ensureSystemPackages();
+  // nginx (the distributed test's gateway) in every mode; PostgreSQL and the broker's build tools for local processes.
+  await ensureSystemPackages({ services: mode === 'local', gateway: true });
   checkInterrupted();
 
   header('generate Prisma clients');

@@ -1,6 +1,6 @@
 import { existsSync, readdirSync, readFileSync, statSync, utimesSync } from 'node:fs';
 import { join } from 'node:path';
-import { header, info } from './log.mjs';
+import { header, info, warn } from './log.mjs';
 import { REPO_ROOT } from './paths.mjs';
 import { isRoot, run, which } from './processes.mjs';
 
@@ -50,17 +50,22 @@ export function findNginx() {
 }
 
 /**
- * Debian packages the local-process services need: PostgreSQL server, librdkafka + gcc for the
- * broker launcher, nginx as the gateway of the distributed test (apps/platform/test/distributed).
+ * Debian packages the local-process services need (`services`): PostgreSQL server, librdkafka +
+ * gcc for the broker launcher; with `gateway`, nginx for the distributed test
+ * (apps/platform/test/distributed), which only that test needs: without root it is named, not required.
  */
-export async function ensureSystemPackages() {
+export async function ensureSystemPackages({ services = true, gateway = false } = {}) {
   const missing = [];
-  if (!findPostgresBin()) missing.push('postgresql');
-  if (!hasRdkafkaHeaders()) missing.push('librdkafka-dev');
-  if (!which('gcc')) missing.push('gcc');
-  if (!findNginx()) missing.push('nginx');
+  if (services && !findPostgresBin()) missing.push('postgresql');
+  if (services && !hasRdkafkaHeaders()) missing.push('librdkafka-dev');
+  if (services && !which('gcc')) missing.push('gcc');
+  if (gateway && !findNginx()) missing.push('nginx');
   if (!missing.length) return;
 
+  if ((!isRoot() || !which('apt-get')) && missing.length === 1 && missing[0] === 'nginx') {
+    warn('nginx is not installed: the distributed test will fail (Debian/Ubuntu: sudo apt-get install -y nginx)');
+    return;
+  }
   if (!isRoot() || !which('apt-get')) {
     throw new Error(
       `missing system packages: ${missing.join(' ')}.\n` +
