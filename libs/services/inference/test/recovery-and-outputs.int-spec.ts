@@ -38,19 +38,22 @@ describe('inference-worker: recovery and the outputs claim check', () => {
   }
 
   /**
-   * Runs `fn` while the worker can neither queue nor claim work (the work
-   * table locked): for tests that feed asset-service an outputs fact for a
-   * job the worker would otherwise run (and fail) at the same time, racing
-   * the reason the test checks. The worker takes the job afterwards; its
-   * late report is refused (the job is already final).
+   * Runs `fn` while work the worker queues is not due (a trigger sets its
+   * time an hour ahead): for tests that feed asset-service an outputs fact for
+   * a job the worker would otherwise run (and fail) at the same time, racing
+   * the reason the test checks. Nothing else is held up: the job.work
+   * consumer commits as usual.
    */
   async function workerHeldOff<T>(fn: () => Promise<T>): Promise<T> {
-    let result: T | undefined;
-    await harness.db.transaction(async (query) => {
-      await query('LOCK TABLE inference.work_items IN EXCLUSIVE MODE');
-      result = await fn();
-    });
-    return result as T;
+    await harness.db.query(`CREATE OR REPLACE FUNCTION inference.test_hold_work() RETURNS trigger LANGUAGE plpgsql AS $$
+      BEGIN NEW.available_at := now() + interval '1 hour'; RETURN NEW; END $$`);
+    await harness.db.query(`CREATE TRIGGER test_hold_work BEFORE INSERT ON inference.work_items
+      FOR EACH ROW EXECUTE FUNCTION inference.test_hold_work()`);
+    try {
+      return await fn();
+    } finally {
+      await harness.db.query('DROP TRIGGER test_hold_work ON inference.work_items');
+    }
   }
 
   it('takes over a run whose worker died, once its lease has passed', async () => {

@@ -56,9 +56,14 @@ export class WorkQueue {
 
   /** In the consumer's transaction: queues the job once (a redelivered request changes nothing) and wakes idle workers at commit. */
   async enqueue(tx: SqlClient, item: NewWorkItem): Promise<boolean> {
-    const inserted = await tx.$executeRawUnsafe(
-      `INSERT INTO inference.work_items (job_id, job_type, mode, team_id, project_id, author_id, model_id, input)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8::jsonb) ON CONFLICT (job_id) DO NOTHING`,
+    // One statement: the insert and, only when it inserted, the NOTIFY (delivered at commit).
+    const rows = await tx.$queryRawUnsafe<{ inserted: number }[]>(
+      `WITH inserted AS (
+         INSERT INTO inference.work_items (job_id, job_type, mode, team_id, project_id, author_id, model_id, input)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8::jsonb) ON CONFLICT (job_id) DO NOTHING
+         RETURNING 1)
+       SELECT (SELECT count(*)::int FROM inserted) AS inserted,
+              (SELECT count(*)::int FROM (SELECT pg_notify('${WORK_CHANNEL}', '') WHERE EXISTS (SELECT 1 FROM inserted)) AS n) AS notified`,
       item.jobId,
       item.jobType,
       item.mode,
@@ -68,8 +73,7 @@ export class WorkQueue {
       item.modelId ?? null,
       JSON.stringify(item.input),
     );
-    if (inserted > 0) await tx.$executeRawUnsafe(`SELECT pg_notify('${WORK_CHANNEL}', '')`);
-    return inserted > 0;
+    return Number(rows[0]?.inserted ?? 0) > 0;
   }
 
   /** In the consumer's transaction: a queued or running item becomes canceled; its worker is told at commit. */
