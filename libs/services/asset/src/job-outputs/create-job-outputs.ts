@@ -36,8 +36,11 @@ export class CreateJobOutputs {
     @Inject(OBJECT_STORE) private readonly store: ObjectStore,
   ) {}
 
+  /** Projects found in identity: a project's team never changes, so one lookup per project, not per job. */
+  private readonly knownProjects = new Set<string>();
+
   async execute(tx: Tx, data: JobOutputsProducedData): Promise<string[] | undefined> {
-    if (!(await projectKnown(tx, data.tenant.teamId, data.tenant.projectId))) {
+    if (!(await this.projectKnown(tx, data.tenant.teamId, data.tenant.projectId))) {
       // Deployments (or test runs) sharing a broker: another deployment's job is not ours to report on.
       this.logger.warn(
         `job ${data.jobId}: outputs ignored: project ${data.tenant.projectId} is unknown to this deployment`,
@@ -130,6 +133,15 @@ export class CreateJobOutputs {
       ids.push(asset.id);
     }
     return ids;
+  }
+
+  private async projectKnown(tx: Tx, teamId: string, projectId: string): Promise<boolean> {
+    const key = `${teamId}/${projectId}`;
+    if (this.knownProjects.has(key)) return true;
+    if (!(await projectKnown(tx, teamId, projectId))) return false;
+    if (this.knownProjects.size >= 10_000) this.knownProjects.clear();
+    this.knownProjects.add(key);
+    return true;
   }
 
   /** Fails the job and queues its output objects (and any renditions made) for deletion. */
