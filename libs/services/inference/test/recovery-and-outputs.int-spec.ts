@@ -45,7 +45,8 @@ describe('inference-worker: recovery and the outputs claim check', () => {
    * consumer commits as usual.
    */
   async function workerHeldOff<T>(fn: () => Promise<T>): Promise<T> {
-    await harness.db.query(`CREATE OR REPLACE FUNCTION inference.test_hold_work() RETURNS trigger LANGUAGE plpgsql AS $$
+    await harness.db
+      .query(`CREATE OR REPLACE FUNCTION inference.test_hold_work() RETURNS trigger LANGUAGE plpgsql AS $$
       BEGIN NEW.available_at := now() + interval '1 hour'; RETURN NEW; END $$`);
     await harness.db.query(`CREATE TRIGGER test_hold_work BEFORE INSERT ON inference.work_items
       FOR EACH ROW EXECUTE FUNCTION inference.test_hold_work()`);
@@ -104,26 +105,33 @@ describe('inference-worker: recovery and the outputs claim check', () => {
 
     it('creates the assets once however often the fact arrives, and reports the same ids', async () => {
       const parent = await harness.upload(tenant, await paint(8, 8, () => [9, 9, 9]));
-      const job = await harness.createJob(tenant, { kind: 'model-training', jobType: 'texture', input: {} });
-      const key = `jobs/${job.jobId}/1/0.png`;
-      await putOutput(key, await paint(20, 10, (x) => [x * 10, 0, 0]));
-      const data = {
-        jobId: job.jobId,
-        jobType: 'texture' as const,
-        tenant: { teamId: tenant.teamId, projectId: tenant.projectId, authorId: 'key_test' },
-        outputs: [
-          {
-            key,
-            mimeType: 'image/png',
-            assetType: 'texture-height',
-            parentAssetId: parent,
-            metadata: { engine: 'image', mode: 'texture' },
-          },
-        ],
-        extra: { albedoAssetId: parent },
-      };
-      await facts.publish(JobOutputsProduced, data);
-      const first = await harness.finalJob(tenant, job.jobId);
+      // Held off: the built-in trainer would otherwise run this model-training job (input {}) and fail it first.
+      const { job, data, first } = await workerHeldOff(async () => {
+        const job = await harness.createJob(tenant, {
+          kind: 'model-training',
+          jobType: 'texture',
+          input: {},
+        });
+        const key = `jobs/${job.jobId}/1/0.png`;
+        await putOutput(key, await paint(20, 10, (x) => [x * 10, 0, 0]));
+        const data = {
+          jobId: job.jobId,
+          jobType: 'texture' as const,
+          tenant: { teamId: tenant.teamId, projectId: tenant.projectId, authorId: 'key_test' },
+          outputs: [
+            {
+              key,
+              mimeType: 'image/png',
+              assetType: 'texture-height',
+              parentAssetId: parent,
+              metadata: { engine: 'image', mode: 'texture' },
+            },
+          ],
+          extra: { albedoAssetId: parent },
+        };
+        await facts.publish(JobOutputsProduced, data);
+        return { job, data, first: await harness.finalJob(tenant, job.jobId) };
+      });
       expect(first.status).toBe('success');
       await facts.publish(JobOutputsProduced, data); // a second fact (another event id) for the same outputs
       await new Promise((r) => setTimeout(r, 1500));
@@ -182,7 +190,11 @@ describe('inference-worker: recovery and the outputs claim check', () => {
 
     it('refuses all of a job’s outputs when one of them is unusable: no partial set of assets', async () => {
       const { job, done } = await workerHeldOff(async () => {
-        const job = await harness.createJob(tenant, { kind: 'model-training', jobType: 'texture', input: {} });
+        const job = await harness.createJob(tenant, {
+          kind: 'model-training',
+          jobType: 'texture',
+          input: {},
+        });
         const good = `jobs/${job.jobId}/1/0.png`;
         const bad = `jobs/${job.jobId}/1/1.png`;
         await putOutput(good, await paint(8, 8, () => [1, 1, 1]));
