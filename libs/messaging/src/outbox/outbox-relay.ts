@@ -2,7 +2,13 @@ import { Logger, type LoggerService } from '@nestjs/common';
 import { backoffDelay, errorMessage, sleep } from '../core/backoff';
 import type { Publisher } from '../core/messages';
 import { outboxChannel } from '../core/messaging-tables';
-import { rawSqlClient, type RawTransaction, type SqlClient, type TransactionalClient } from '../core/sql-client';
+import {
+  rawSqlClient,
+  type RawTransaction,
+  type SqlClient,
+  type TransactionalClient,
+} from '../core/sql-client';
+import { WakeSignal } from '../core/wake-signal';
 import { OutboxStore, type OutboxBacklog } from './outbox-store';
 
 export type ListenFn = (channel: string, onNotify: (payload: string) => void) => Promise<() => Promise<void>>;
@@ -75,8 +81,7 @@ export class OutboxRelay {
   private current: RelayStatus = { state: 'stopped', consecutiveFailures: 0, published: 0 };
   private loop?: Promise<void>;
   private stopping?: AbortController;
-  private wake?: () => void;
-  private woken = false;
+  private readonly doorbell = new WakeSignal();
   private unlisten?: () => Promise<void>;
   private readonly listenFn?: ListenFn;
   private readonly rawTransaction?: RawTransaction;
@@ -121,7 +126,7 @@ export class OutboxRelay {
   async stop(): Promise<void> {
     if (!this.loop) return;
     this.stopping?.abort();
-    this.wake?.();
+    this.doorbell.wake();
     await this.loop;
     this.loop = undefined;
     await this.unlisten?.().catch(() => undefined);
@@ -138,8 +143,7 @@ export class OutboxRelay {
 
   /** Asks for a cycle now (also what NOTIFY does). */
   notify(): void {
-    this.woken = true;
-    this.wake?.();
+    this.doorbell.wake();
   }
 
   /** Publishes one batch; returns how many rows it published (-1: another replica holds the lock). */
@@ -151,7 +155,10 @@ export class OutboxRelay {
       const rows = await this.store.next(this.client, this.batchSize);
       if (rows.length === 0) return 0;
       await this.publisher.publish(rows.map((r) => r.message));
-      await this.store.remove(this.client, rows.map((r) => r.seq));
+      await this.store.remove(
+        this.client,
+        rows.map((r) => r.seq),
+      );
       return rows.length;
     }
     return this.inTransaction(async (tx) => {
@@ -159,7 +166,10 @@ export class OutboxRelay {
       const rows = await this.store.next(tx, this.batchSize);
       if (rows.length === 0) return 0;
       await this.publisher.publish(rows.map((r) => r.message));
-      await this.store.remove(tx, rows.map((r) => r.seq));
+      await this.store.remove(
+        tx,
+        rows.map((r) => r.seq),
+      );
       return rows.length;
     });
   }
@@ -171,14 +181,20 @@ export class OutboxRelay {
    * past it the transaction rolls back and refuses further statements.
    */
   private inTransaction<T>(fn: (tx: SqlClient) => Promise<T>): Promise<T> {
-    if (!this.rawTransaction) return this.client.$transaction(fn, { timeout: this.transactionTimeoutMs, maxWait: 10_000 });
+    if (!this.rawTransaction)
+      return this.client.$transaction(fn, { timeout: this.transactionTimeoutMs, maxWait: 10_000 });
     const timeoutMs = this.transactionTimeoutMs;
     return this.rawTransaction((query) => {
       let open = true;
       let timer: NodeJS.Timeout | undefined;
-      const tx = rawSqlClient((sql, params) => (open ? query(sql, params) : Promise.reject(new Error('relay transaction already closed'))));
+      const tx = rawSqlClient((sql, params) =>
+        open ? query(sql, params) : Promise.reject(new Error('relay transaction already closed')),
+      );
       const expired = new Promise<never>((_, reject) => {
-        timer = setTimeout(() => reject(new Error(`relay transaction timed out after ${timeoutMs} ms`)), timeoutMs);
+        timer = setTimeout(
+          () => reject(new Error(`relay transaction timed out after ${timeoutMs} ms`)),
+          timeoutMs,
+        );
       });
       return Promise.race([fn(tx), expired]).finally(() => {
         open = false;
@@ -192,8 +208,7 @@ export class OutboxRelay {
     while (!signal.aborted) {
       let published: number;
       // New commits (NOTIFY) restart the short re-reads: their rows may be held back.
-      if (this.woken) recheckMs = this.recheckMinMs;
-      this.woken = false;
+      if (this.doorbell.take()) recheckMs = this.recheckMinMs;
       try {
         published = await this.publishBatch();
       } catch (error) {
@@ -202,7 +217,12 @@ export class OutboxRelay {
         if (failures === 1 || failures % 10 === 0) {
           this.logger.warn(`publishing failed ${failures}x, retrying in ${delay} ms: ${errorMessage(error)}`);
         }
-        this.current = { ...this.current, state: 'failing', consecutiveFailures: failures, lastError: errorMessage(error) };
+        this.current = {
+          ...this.current,
+          state: 'failing',
+          consecutiveFailures: failures,
+          lastError: errorMessage(error),
+        };
         await sleep(delay, signal);
         continue;
       }
@@ -212,7 +232,9 @@ export class OutboxRelay {
         state: published === LOCKED_ELSEWHERE ? 'standby' : 'idle',
         consecutiveFailures: 0,
         lastError: undefined,
-        ...(published > 0 ? { lastPublishedAt: new Date(), published: this.current.published + published } : {}),
+        ...(published > 0
+          ? { lastPublishedAt: new Date(), published: this.current.published + published }
+          : {}),
       };
       // A full batch means more is waiting: go again without sleeping.
       if (published === this.batchSize) {
@@ -234,20 +256,7 @@ export class OutboxRelay {
       // shortly after activity, backing off to the poll interval when quiet.
       const wait = published === LOCKED_ELSEWHERE ? this.pollIntervalMs : recheckMs;
       recheckMs = Math.min(this.pollIntervalMs, recheckMs * 2);
-      await this.idle(signal, wait);
+      if (!signal.aborted) await this.doorbell.sleep(wait);
     }
-  }
-
-  private idle(signal: AbortSignal, ms: number): Promise<void> {
-    if (this.woken || signal.aborted) return Promise.resolve();
-    return new Promise((resolve) => {
-      const done = () => {
-        clearTimeout(timer);
-        this.wake = undefined;
-        resolve();
-      };
-      const timer = setTimeout(done, ms);
-      this.wake = done;
-    });
   }
 }

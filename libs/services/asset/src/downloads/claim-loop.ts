@@ -1,4 +1,5 @@
 import { Logger } from '@nestjs/common';
+import { WakeSignal } from '@genasset/messaging';
 import type { DatabaseConnection } from '@genasset/persistence';
 
 export interface ClaimLoopOptions {
@@ -34,8 +35,7 @@ export class ClaimLoop {
   private readonly abort = new AbortController();
   private running = false;
   private loop?: Promise<void>;
-  private wakeUp?: () => void;
-  private woken = false;
+  private readonly doorbell = new WakeSignal();
   private unlisten?: () => Promise<void>;
   private lastMaintenance = 0;
   private failures = 0;
@@ -72,8 +72,7 @@ export class ClaimLoop {
 
   /** Claim now (new work was committed in this process, or a slot freed up). */
   wake(): void {
-    this.woken = true;
-    this.wakeUp?.();
+    this.doorbell.wake();
   }
 
   get inFlight(): number {
@@ -82,7 +81,7 @@ export class ClaimLoop {
 
   private async run(): Promise<void> {
     while (this.running) {
-      this.woken = false;
+      this.doorbell.take();
       let delay = this.options.pollIntervalMs;
       try {
         await this.maintain();
@@ -123,18 +122,7 @@ export class ClaimLoop {
   }
 
   private idle(ms: number): Promise<void> {
-    if (this.woken) return Promise.resolve();
-    return new Promise((resolve) => {
-      const timer = setTimeout(done, ms);
-      function done() {
-        clearTimeout(timer);
-        resolve();
-      }
-      this.wakeUp = () => {
-        this.wakeUp = undefined;
-        done();
-      };
-    });
+    return this.doorbell.sleep(ms);
   }
 }
 

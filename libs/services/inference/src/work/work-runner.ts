@@ -1,4 +1,5 @@
 import { Logger } from '@nestjs/common';
+import { WakeSignal } from '@genasset/messaging';
 import type { DatabaseConnection } from '@genasset/persistence';
 import { JobExecution, type ExecutionSettings, type Running } from './job-execution';
 import { CANCEL_CHANNEL, WORK_CHANNEL, type ClaimedItem, type WorkQueue } from './work-queue';
@@ -23,8 +24,7 @@ export class WorkRunner {
   private readonly running = new Map<string, Running>();
   private active = false;
   private loop?: Promise<void>;
-  private wakeUp?: () => void;
-  private woken = false;
+  private readonly doorbell = new WakeSignal();
   /**
    * Whether queued work may be waiting: set by NOTIFY and by a claim that
    * filled every free slot, cleared by a claim that found less. A finished
@@ -86,8 +86,7 @@ export class WorkRunner {
   }
 
   wake(): void {
-    this.woken = true;
-    this.wakeUp?.();
+    this.doorbell.wake();
   }
 
   /** Jobs running in this process now. */
@@ -105,7 +104,7 @@ export class WorkRunner {
   private async run(): Promise<void> {
     let failures = 0;
     while (this.active) {
-      this.woken = false;
+      this.doorbell.take();
       const room = this.settings.concurrency - this.running.size;
       let claimed = 0;
       if (room > 0) {
@@ -154,16 +153,7 @@ export class WorkRunner {
   }
 
   private idle(ms: number): Promise<void> {
-    if (this.woken || !this.active) return Promise.resolve();
-    return new Promise((resolve) => {
-      const done = () => {
-        clearTimeout(timer);
-        this.wakeUp = undefined;
-        resolve();
-      };
-      const timer = setTimeout(done, ms);
-      this.wakeUp = done;
-    });
+    return this.active ? this.doorbell.sleep(ms) : Promise.resolve();
   }
 }
 

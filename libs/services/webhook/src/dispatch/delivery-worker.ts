@@ -1,4 +1,5 @@
 import { Logger } from '@nestjs/common';
+import { WakeSignal } from '@genasset/messaging';
 import {
   contextFromHeaders,
   inSpan,
@@ -47,8 +48,7 @@ export class DeliveryWorker {
   private readonly claimThreshold: number;
   private running = false;
   private loop?: Promise<void>;
-  private wakeUp?: () => void;
-  private woken = false;
+  private readonly doorbell = new WakeSignal();
   /** The last claim was cut short by a cap: finishing attempts should wake the loop. */
   private limited = false;
   private unlisten?: () => Promise<void>;
@@ -146,13 +146,12 @@ export class DeliveryWorker {
 
   /** Asks for a claim round now (NOTIFY, room made by finished attempts, a retry falling due). */
   wake(): void {
-    this.woken = true;
-    this.wakeUp?.();
+    this.doorbell.wake();
   }
 
   private async run(): Promise<void> {
     while (this.running) {
-      this.woken = false;
+      this.doorbell.take();
       // Outcomes piling up unrecorded (database trouble): take no more work until they are written.
       const backlogged = this.recorder.pending > Math.max(1_000, 4 * this.settings.maxInFlight);
       const want = backlogged ? 0 : Math.min(this.settings.claimBatch, this.board.room);
@@ -271,16 +270,7 @@ export class DeliveryWorker {
   }
 
   private idle(ms: number): Promise<void> {
-    if (this.woken || !this.running) return Promise.resolve();
-    return new Promise((resolve) => {
-      const done = () => {
-        clearTimeout(timer);
-        this.wakeUp = undefined;
-        resolve();
-      };
-      const timer = setTimeout(done, ms);
-      this.wakeUp = done;
-    });
+    return this.running ? this.doorbell.sleep(ms) : Promise.resolve();
   }
 }
 
