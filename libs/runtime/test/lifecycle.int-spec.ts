@@ -7,6 +7,7 @@ import { migrate, PostgresConnection } from '@genasset/persistence';
 import {
   createTestDatabase,
   freePort,
+  primeConsumerGroups,
   spawnTsProcess,
   testServices,
   waitFor,
@@ -64,6 +65,9 @@ describe('process lifecycle: readiness and SIGTERM', () => {
     db = await createTestDatabase('runtime_lifecycle');
     connection = new PostgresConnection(db.url);
     await migrate(connection, LIFECYCLE_SCHEMA);
+    // The probe topic holds every earlier test's probe events: start the group at its end, as a
+    // deployment's group that has consumed so far would be (KAFKA_FROM_BEGINNING stays the default).
+    await primeConsumerGroups(testServices().kafkaBrokers, [`${group}${consumer}`]);
     dataDir = mkdtempSync(join(tmpdir(), 'lifecycle-'));
   });
 

@@ -1,6 +1,7 @@
 export { testServices, type TestServices } from './test-services';
 export { createTestDatabase, type TestDatabase } from './test-database';
 export { brokerControl } from './broker-control';
+export { primeConsumerGroups } from './consumer-groups';
 export { waitFor } from './wait-for';
 export { spawnTsProcess, type SpawnedProcess } from './spawn-process';
 export { freePort } from './free-port';

@@ -8,13 +8,13 @@ import { Client } from 'pg';
 import {
   createTestDatabase,
   freePort,
+  primeConsumerGroups,
   spawnTsProcess,
   testServices,
   waitFor,
   type SpawnedProcess,
   type TestDatabase,
 } from '@genasset/testing';
-import { primeConsumerGroups } from './consumer-groups';
 import { startGateway, type Gateway } from './gateway';
 
 const REPO_ROOT = resolve(__dirname, '../../../../..');
