@@ -28,7 +28,7 @@ async function main(): Promise<void> {
   console.log(`baseline  kafkajs produce → consume:        ${baseline.eventsPerSecond} events/s (${baseline.ms} ms)`);
   const real = await measureRealPath(kafkaBrokers, events, {
     subjects,
-    batch: Number(process.env.BENCH_WRITE_BATCH ?? 100),
+    batch: Number(process.env.BENCH_WRITE_BATCH ?? 500),
     concurrency: Number(process.env.BENCH_WRITERS ?? 4),
     handler,
     relayBatch: Number(process.env.BENCH_RELAY_BATCH ?? 1000),
