@@ -26,10 +26,12 @@ export interface OutboxRelayOptions {
   /** Rows per publish (default 500). */
   readonly batchSize?: number;
   /**
-   * After publishing a batch that did not fill up, wait this long before
-   * reading again, even when NOTIFY says more is there (default 50 ms). Under
-   * load batches then grow towards `batchSize`; an idle relay still publishes
-   * a new event as soon as it is committed. 0: read again at once.
+   * After publishing a batch that did not fill up but was not small either (at
+   * least 1/50 of `batchSize`, i.e. the relay is under load), wait this long
+   * before reading again, even when NOTIFY says more is there (default 50 ms).
+   * Under load batches then grow towards `batchSize`; a relay seeing a trickle
+   * (a few events per read) publishes each one as soon as it is committed, so
+   * every hop of a request does not pay the linger. 0: read again at once.
    */
   readonly lingerMs?: number;
   /** Safety-net poll when no NOTIFY arrives (default 1 s). */
@@ -74,6 +76,8 @@ export class OutboxRelay {
   private readonly pollIntervalMs: number;
   private readonly recheckMinMs: number;
   private readonly lingerMs: number;
+  /** Batches smaller than this are a trickle: no linger after them (latency matters more than batching). */
+  private readonly lingerMinBatch: number;
   private readonly initialBackoffMs: number;
   private readonly maxBackoffMs: number;
   private readonly transactionTimeoutMs: number;
@@ -96,6 +100,7 @@ export class OutboxRelay {
     this.pollIntervalMs = options.pollIntervalMs ?? 1_000;
     this.recheckMinMs = Math.min(RECHECK_MIN_MS, this.pollIntervalMs);
     this.lingerMs = Math.max(0, options.lingerMs ?? 50);
+    this.lingerMinBatch = Math.max(2, Math.floor(this.batchSize / 50));
     this.initialBackoffMs = options.initialBackoffMs ?? 200;
     this.maxBackoffMs = options.maxBackoffMs ?? 10_000;
     this.transactionTimeoutMs = options.transactionTimeoutMs ?? 60_000;
@@ -243,7 +248,7 @@ export class OutboxRelay {
       }
       if (published > 0) {
         recheckMs = this.recheckMinMs;
-        if (this.lingerMs > 0) {
+        if (this.lingerMs > 0 && published >= this.lingerMinBatch) {
           // Under load, pause after a partial batch so that the next one is
           // larger: each batch costs a broker round trip here and a
           // transaction per partition in every consumer.
