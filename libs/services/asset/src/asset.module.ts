@@ -1,6 +1,7 @@
 import { Module } from '@nestjs/common';
 import { AssetsModule } from './assets/assets.module';
 import { CanvasModule } from './canvas/canvas.module';
+import { CollectionFactsModule } from './collections/collection-facts.module';
 import { CopyModule } from './copy/copy.module';
 import { AssetCoreModule } from './core/asset-core.module';
 import { DownloadModule } from './download/download.module';
@@ -17,7 +18,7 @@ import { UploadsModule } from './uploads/uploads.module';
  * object storage without orphans).
  */
 @Module({
-  imports: [AssetCoreModule, AssetsModule, UploadModule, CanvasModule, TagsModule, CopyModule, DownloadModule, DownloadsModule, UploadsModule, AssetsApiModule, JobOutputsModule],
+  imports: [AssetCoreModule, AssetsModule, UploadModule, CanvasModule, TagsModule, CopyModule, DownloadModule, DownloadsModule, UploadsModule, AssetsApiModule, JobOutputsModule, CollectionFactsModule],
   exports: [AssetCoreModule],
 })
 export class AssetServiceModule {}

@@ -142,6 +142,39 @@ describe('collection membership: add and remove assets and models', () => {
     expect(await members(c.id)).toEqual([]);
   });
 
+  it('the assets show their collections (collectionIds, ?collectionId=) once the membership facts are applied', async () => {
+    const [c, d] = [await h.createCollection(a), await h.createCollection(a)];
+    const [x, y] = await assetsOf(a, 2);
+    await put(a, c.id, [x, y]);
+    await put(a, d.id, [x]);
+    const collectionsOf = async (id: string) =>
+      (
+        (await h.request('GET', `/v1/assets/${id}`, { auth: a.auth.projectMember })).body.asset
+          .collectionIds as string[]
+      ).sort();
+    await waitFor(async () => (await collectionsOf(x)).length === 2, {
+      timeoutMs: 30_000,
+      what: 'x in two collections',
+    });
+    expect(await collectionsOf(x)).toEqual([c.id, d.id].sort());
+    await waitFor(async () => (await collectionsOf(y)).length === 1, { timeoutMs: 30_000, what: 'y in one' });
+    expect(await collectionsOf(y)).toEqual([c.id]);
+    const listed = await h.request('GET', `/v1/assets?collectionId=${d.id}`, { auth: a.auth.projectMember });
+    expect(listed.body.assets.map((asset: { id: string }) => asset.id)).toEqual([x]);
+
+    await del(a, c.id, [x]);
+    await waitFor(async () => (await collectionsOf(x)).length === 1, { timeoutMs: 30_000, what: 'x left c' });
+    expect(await collectionsOf(x)).toEqual([d.id]);
+    expect(
+      (await h.request('DELETE', `/v1/collections/${d.id}`, { auth: a.auth.projectMember })).status,
+    ).toBe(200);
+    await waitFor(async () => (await collectionsOf(x)).length === 0, {
+      timeoutMs: 30_000,
+      what: 'd deleted',
+    });
+    expect(await collectionsOf(y)).toEqual([c.id]);
+  });
+
   it('accepts 49 ids in one call', async () => {
     const c = await h.createCollection(a);
     const ids = await assetsOf(a, 49);
