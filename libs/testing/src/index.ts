@@ -3,6 +3,7 @@ export { createTestDatabase, type TestDatabase } from './test-database';
 export { brokerControl } from './broker-control';
 export { primeConsumerGroups } from './consumer-groups';
 export { waitFor } from './wait-for';
+export { unzip, type ZipEntry } from './unzip';
 export { spawnTsProcess, type SpawnedProcess } from './spawn-process';
 export { freePort } from './free-port';
 export {

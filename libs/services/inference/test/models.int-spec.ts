@@ -1,7 +1,6 @@
 import sharp from 'sharp';
-import * as yauzl from 'yauzl';
 import { S3ObjectStore } from '@genasset/storage';
-import { testServices, waitFor, WebhookReceiver, type Tenant } from '@genasset/testing';
+import { testServices, unzip, waitFor, WebhookReceiver, type Tenant } from '@genasset/testing';
 import { verifyEvent } from '@genasset/webhooks';
 import { paint, startInferenceHarness, type InferenceHarness } from './support/inference-harness';
 
@@ -260,7 +259,7 @@ describe('models: registry, training, export, custom generation', () => {
     expect(events('model.download.created').some((e) => e.data.jobId === jobId)).toBe(true);
     const zipRes = await fetch(done.data.downloadUrl);
     expect(zipRes.status).toBe(200);
-    const entries = await unzip(Buffer.from(await zipRes.arrayBuffer()));
+    const entries = await unzipByName(Buffer.from(await zipRes.arrayBuffer()));
     expect(Object.keys(entries).sort()).toEqual(['manifest.json', 'model.json', 'palette.png']);
     const learned = JSON.parse(entries['model.json'].toString());
     expect(learned.kind).toBe('colour-statistics');
@@ -547,34 +546,14 @@ describe('models: training on an external trainer (http engine)', () => {
     const download = await harness.request('POST', `/v1/models/${id}/download`, { ...auth, body: {} });
     const job = await harness.finalJob(tenant, download.body.jobId);
     expect(job.status).toBe('success');
-    const zip = await unzip(
+    const zip = await unzipByName(
       Buffer.from(await (await fetch(job.metadata.output.downloadUrl as string)).arrayBuffer()),
     );
     expect(zip['weights.bin'].toString()).toBe('WEIGHTS');
   });
 });
 
-/** Every entry of a zip, read with yauzl (CRC checked as each entry is read). */
-function unzip(zip: Buffer): Promise<Record<string, Buffer>> {
-  return new Promise((resolve, reject) => {
-    yauzl.fromBuffer(zip, { lazyEntries: true, validateEntrySizes: true }, (error, file) => {
-      if (error || !file) return reject(error ?? new Error('no zip'));
-      const entries: Record<string, Buffer> = {};
-      file.on('error', reject);
-      file.on('end', () => resolve(entries));
-      file.on('entry', (entry: yauzl.Entry) => {
-        file.openReadStream(entry, (streamError, stream) => {
-          if (streamError || !stream) return reject(streamError ?? new Error('no stream'));
-          const chunks: Buffer[] = [];
-          stream.on('data', (c: Buffer) => chunks.push(c));
-          stream.on('error', reject);
-          stream.on('end', () => {
-            entries[entry.fileName] = Buffer.concat(chunks);
-            file.readEntry();
-          });
-        });
-      });
-      file.readEntry();
-    });
-  });
+/** Every entry of a zip by name (CRC checked as each entry is read). */
+async function unzipByName(zip: Buffer): Promise<Record<string, Buffer>> {
+  return Object.fromEntries((await unzip(zip)).map((entry) => [entry.name, entry.bytes]));
 }

@@ -1,6 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { Kafka, logLevel, type Consumer } from 'kafkajs';
-import * as yauzl from 'yauzl';
 import { ASSETS_API, JOBS_API } from '@genasset/contracts';
 // Test-only exception to the service boundary: batch downloads are tested against the real
 // owner of JOBS_API, composed in one process as apps/platform does. Production code never imports it.
@@ -42,43 +41,9 @@ export function startDownloadHarness(
   });
 }
 
+export { unzip, type ZipEntry } from '@genasset/testing';
+
 export const sha256 = (bytes: Buffer) => createHash('sha256').update(bytes).digest('hex');
-
-export interface ZipEntry {
-  name: string;
-  bytes: Buffer;
-  /** 0: stored, 8: deflated. */
-  compressionMethod: number;
-}
-
-/** Every entry of a zip file, read with yauzl (CRC checked as each entry is read). */
-export function unzip(zip: Buffer): Promise<ZipEntry[]> {
-  return new Promise((resolve, reject) => {
-    yauzl.fromBuffer(zip, { lazyEntries: true, validateEntrySizes: true }, (error, file) => {
-      if (error || !file) return reject(error ?? new Error('no zip'));
-      const entries: ZipEntry[] = [];
-      file.on('error', reject);
-      file.on('end', () => resolve(entries));
-      file.on('entry', (entry: yauzl.Entry) => {
-        file.openReadStream(entry, (streamError, stream) => {
-          if (streamError || !stream) return reject(streamError ?? new Error('no stream'));
-          const chunks: Buffer[] = [];
-          stream.on('data', (c: Buffer) => chunks.push(c));
-          stream.on('error', reject);
-          stream.on('end', () => {
-            entries.push({
-              name: entry.fileName,
-              bytes: Buffer.concat(chunks),
-              compressionMethod: entry.compressionMethod,
-            });
-            file.readEntry();
-          });
-        });
-      });
-      file.readEntry();
-    });
-  });
-}
 
 export interface LoggedFact {
   key: string;
