@@ -67,7 +67,7 @@ describe('process lifecycle: readiness and SIGTERM', () => {
     await migrate(connection, LIFECYCLE_SCHEMA);
     // The probe topic holds every earlier test's probe events: start the group at its end, as a
     // deployment's group that has consumed so far would be (KAFKA_FROM_BEGINNING stays the default).
-    await primeConsumerGroups(testServices().kafkaBrokers, [`${group}${consumer}`]);
+    await primeConsumerGroups(testServices().kafkaBrokers, [`${group}${consumer}`], [TOPICS.platformProbe]);
     dataDir = mkdtempSync(join(tmpdir(), 'lifecycle-'));
   });
 

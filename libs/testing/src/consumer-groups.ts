@@ -1,4 +1,4 @@
-import { Kafka, logLevel } from 'kafkajs';
+import { Kafka, logLevel, type Admin } from 'kafkajs';
 
 /**
  * Commits, for each consumer group the stack will use, the current end of every topic.
@@ -13,19 +13,24 @@ import { Kafka, logLevel } from 'kafkajs';
  * The commit goes through a short-lived member of each group: the mock broker has no
  * DescribeGroups, which kafkajs's admin.setOffsets needs.
  */
-export async function primeConsumerGroups(brokers: string[], groupIds: string[]): Promise<void> {
+export async function primeConsumerGroups(
+  brokers: string[],
+  groupIds: string[],
+  only?: readonly string[],
+): Promise<void> {
   const kafka = new Kafka({ clientId: 'distributed-test', brokers, logLevel: logLevel.NOTHING });
   const admin = kafka.admin();
   await admin.connect();
   let topics: string[];
   let offsets: { topic: string; partition: number; offset: string }[];
   try {
-    topics = (await admin.listTopics()).filter((t) => !t.startsWith('__'));
-    offsets = (
-      await Promise.all(
-        topics.map(async (topic) => (await admin.fetchTopicOffsets(topic)).map((p) => ({ topic, partition: p.partition, offset: p.high }))),
-      )
-    ).flat();
+    topics = only ? [...only] : (await admin.listTopics()).filter((t) => !t.startsWith('__'));
+    // One topic at a time: concurrent calls race kafkajs' metadata refresh, and a topic whose
+    // partitions are not in the metadata yet comes back empty (kafkajs then throws a TypeError).
+    offsets = [];
+    for (const topic of topics)
+      for (const p of await topicEnds(admin, topic))
+        offsets.push({ topic, partition: p.partition, offset: p.high });
   } finally {
     await admin.disconnect();
   }
@@ -44,4 +49,17 @@ export async function primeConsumerGroups(brokers: string[], groupIds: string[])
       }
     }),
   );
+}
+
+/** The end offsets of one topic, asked again a few times if kafkajs' metadata misses it. */
+async function topicEnds(admin: Admin, topic: string): Promise<{ partition: number; high: string }[]> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await admin.fetchTopicOffsets(topic);
+    } catch (error) {
+      if (attempt >= 10)
+        throw new Error(`end offsets of ${topic}: ${error instanceof Error ? error.message : String(error)}`);
+      await new Promise((resolve) => setTimeout(resolve, 300 * attempt));
+    }
+  }
 }
