@@ -31,8 +31,9 @@ export interface ThresholdWithState {
 export class CreditRepository {
   constructor(private readonly prisma: JobPrisma) {}
 
+  /** With the limits every service client has (`TRANSACTION_OPTIONS` of libs/persistence). */
   transaction<T>(work: (tx: JobTx) => Promise<T>): Promise<T> {
-    return this.prisma.$transaction(work, { maxWait: 10_000, timeout: 30_000 });
+    return this.prisma.$transaction(work);
   }
 
   /**

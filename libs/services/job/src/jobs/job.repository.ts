@@ -62,8 +62,9 @@ const WITH_HISTORY = { history: { orderBy: { id: 'asc' } } } as const satisfies 
 export class JobRepository {
   constructor(private readonly prisma: JobPrisma) {}
 
+  /** With the limits every service client has (`TRANSACTION_OPTIONS` of libs/persistence). */
   transaction<T>(work: (tx: JobTx) => Promise<T>): Promise<T> {
-    return this.prisma.$transaction(work, { maxWait: 10_000, timeout: 30_000 });
+    return this.prisma.$transaction(work);
   }
 
   insert(tx: JobTx, job: NewJob): Promise<JobRecord> {
