@@ -1,4 +1,10 @@
-export { type DatabaseConnection, type Row, quoteIdent } from './database';
+export {
+  type DatabaseConnection,
+  type Row,
+  type SessionSettings,
+  type StatementRunner,
+  quoteIdent,
+} from './database';
 export { PostgresConnection } from './postgres-connection';
 export { PgliteConnection } from './pglite-connection';
 export { openConnection, type ConnectionSettings } from './open-connection';

@@ -1,6 +1,13 @@
 import { PGlite } from '@electric-sql/pglite';
 import { PrismaPGlite } from 'pglite-prisma-adapter';
-import { quoteIdent, type DatabaseConnection, type Row } from './database';
+import {
+  quoteIdent,
+  setLocalStatements,
+  type DatabaseConnection,
+  type Row,
+  type SessionSettings,
+  type StatementRunner,
+} from './database';
 
 /**
  * Embedded PostgreSQL (PGlite, WASM) persisted in a data directory, or in
@@ -31,7 +38,9 @@ export class PgliteConnection implements DatabaseConnection {
     return (await this.db.query<T>(sql, params)).rows;
   }
 
-  async transaction<T>(fn: (query: <R extends Row = Row>(sql: string, params?: unknown[]) => Promise<R[]>) => Promise<T>): Promise<T> {
+  async transaction<T>(
+    fn: (query: <R extends Row = Row>(sql: string, params?: unknown[]) => Promise<R[]>) => Promise<T>,
+  ): Promise<T> {
     return this.db.transaction(async (tx) =>
       fn(async <R extends Row = Row>(sql: string, params: unknown[] = []) => {
         if (params.length === 0 && /;\s*\S/.test(sql)) {
@@ -41,6 +50,19 @@ export class PgliteConnection implements DatabaseConnection {
         return (await tx.query<R>(sql, params)).rows;
       }),
     );
+  }
+
+  withSettings(settings: SessionSettings): StatementRunner {
+    // One in-process connection: the settings are pinned per statement, in its own transaction.
+    const set = setLocalStatements(settings);
+    return {
+      query: <T extends Row = Row>(sql: string, params: unknown[] = []) =>
+        this.db.transaction(async (tx) => {
+          await tx.exec(set);
+          return (await tx.query<T>(sql, params)).rows;
+        }),
+      close: async () => undefined,
+    };
   }
 
   async listen(channel: string, onNotify: (payload: string) => void): Promise<() => Promise<void>> {

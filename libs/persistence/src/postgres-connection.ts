@@ -1,6 +1,13 @@
 import { PrismaPg } from '@prisma/adapter-pg';
 import { Client, Pool, type PoolConfig } from 'pg';
-import { quoteIdent, type DatabaseConnection, type Row } from './database';
+import {
+  quoteIdent,
+  sessionOptions,
+  type DatabaseConnection,
+  type Row,
+  type SessionSettings,
+  type StatementRunner,
+} from './database';
 
 /** PostgreSQL over a `pg` pool shared by every Prisma client in the process. */
 export class PostgresConnection implements DatabaseConnection {
@@ -11,20 +18,35 @@ export class PostgresConnection implements DatabaseConnection {
 
   constructor(
     private readonly url: string,
-    options: { poolSize?: number; applicationName?: string } = {},
+    private readonly options: { poolSize?: number; applicationName?: string } = {},
   ) {
-    const config: PoolConfig = {
-      connectionString: url,
-      max: options.poolSize ?? 10,
-      application_name: options.applicationName,
+    this.pool = this.newPool({ max: options.poolSize ?? 10 });
+  }
+
+  private newPool(config: PoolConfig): Pool {
+    const pool = new Pool({
+      connectionString: this.url,
+      application_name: this.options.applicationName,
       // Without this an idle connection killed by a PostgreSQL restart crashes the process.
       idleTimeoutMillis: 30_000,
-    };
-    this.pool = new Pool(config);
-    this.pool.on('error', () => {
+      ...config,
+    });
+    pool.on('error', () => {
       // A pooled idle client lost its server (restart, failover); pg drops it and
       // the next checkout opens a fresh one. Nothing else to do here.
     });
+    return pool;
+  }
+
+  withSettings(settings: SessionSettings, options: { poolSize?: number } = {}): StatementRunner {
+    // Sessions of this pool start with the settings (startup `options`), so they hold for every
+    // statement without a transaction around it; the main pool's sessions are left untouched.
+    const pool = this.newPool({ max: options.poolSize ?? 2, options: sessionOptions(settings) });
+    return {
+      query: async <T extends Row = Row>(sql: string, params: unknown[] = []) =>
+        (await pool.query(sql, params)).rows as T[],
+      close: () => pool.end(),
+    };
   }
 
   prismaAdapter() {
@@ -36,7 +58,9 @@ export class PostgresConnection implements DatabaseConnection {
     return result.rows as T[];
   }
 
-  async transaction<T>(fn: (query: <R extends Row = Row>(sql: string, params?: unknown[]) => Promise<R[]>) => Promise<T>): Promise<T> {
+  async transaction<T>(
+    fn: (query: <R extends Row = Row>(sql: string, params?: unknown[]) => Promise<R[]>) => Promise<T>,
+  ): Promise<T> {
     const client = await this.pool.connect();
     // A checked-out client has no pool listener: if its server goes away (restart, failover)
     // between two queries, as while the callback awaits the broker, its 'error' event would be

@@ -1,0 +1,61 @@
+import { createTestDatabase, type TestDatabase } from '@genasset/testing';
+import type { DatabaseConnection } from '../src/database';
+import { PgliteConnection } from '../src/pglite-connection';
+import { PostgresConnection } from '../src/postgres-connection';
+
+// withSettings pins settings for its own statements only: the connection's other sessions keep theirs.
+describe.each([
+  ['PostgreSQL', 'postgres'],
+  ['PGlite', 'pglite'],
+] as const)('DatabaseConnection.withSettings on %s', (_name, kind) => {
+  let database: TestDatabase | undefined;
+  let db: DatabaseConnection;
+
+  beforeAll(async () => {
+    if (kind === 'postgres') {
+      database = await createTestDatabase('session_settings');
+      db = new PostgresConnection(database.url, { poolSize: 2 });
+    } else {
+      db = await PgliteConnection.open();
+    }
+  });
+  afterAll(async () => {
+    await db?.close();
+    await database?.drop();
+  });
+
+  it('runs every statement under the settings and leaves the other sessions alone', async () => {
+    const pinned = db.withSettings({ enable_seqscan: 'off', work_mem: '8MB' });
+    try {
+      const runs = await Promise.all(
+        [1, 2, 3].map(() =>
+          pinned.query<{ seqscan: string; work_mem: string }>(
+            "SELECT current_setting('enable_seqscan') AS seqscan, current_setting('work_mem') AS work_mem",
+          ),
+        ),
+      );
+      expect(runs.flat()).toEqual(Array(3).fill({ seqscan: 'off', work_mem: '8MB' }));
+      expect(await db.query("SELECT current_setting('enable_seqscan') AS seqscan")).toEqual([
+        { seqscan: 'on' },
+      ]);
+    } finally {
+      await pinned.close();
+    }
+  });
+
+  it('commits each statement on its own', async () => {
+    const pinned = db.withSettings({ enable_seqscan: 'off' });
+    try {
+      await pinned.query('CREATE TABLE IF NOT EXISTS pinned_rows (n int)');
+      await pinned.query('INSERT INTO pinned_rows VALUES ($1), ($2)', [1, 2]);
+      expect(await db.query('SELECT n FROM pinned_rows ORDER BY n')).toEqual([{ n: 1 }, { n: 2 }]);
+    } finally {
+      await pinned.close();
+    }
+  });
+
+  it('refuses names and values that are not plain words (they are spliced into SQL)', () => {
+    expect(() => db.withSettings({ 'enable_seqscan; DROP TABLE x': 'off' })).toThrow(/unsafe setting name/);
+    expect(() => db.withSettings({ enable_seqscan: "off' -c x=1" })).toThrow(/unsafe value/);
+  });
+});
