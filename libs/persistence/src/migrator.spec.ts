@@ -5,6 +5,10 @@ import { migrate } from './migrator';
 import { PgliteConnection } from './pglite-connection';
 
 // PGlite is in-process PostgreSQL (no network), so the migrator's SQL is exercised for real here.
+// Starting it is CPU-bound WASM work: ~1 s on a quiet machine, more than jest's 5 s default on a
+// loaded one (seen in a CI run beside benchmarks at load average 10).
+jest.setTimeout(30_000);
+
 describe('migrate', () => {
   let dir: string;
   beforeEach(() => {
