@@ -12,7 +12,7 @@ import { resolve } from 'node:path';
 import { IDENTITY_SCHEMA } from '@genasset/identity';
 import { migrate, PostgresConnection } from '@genasset/persistence';
 import { ASSET_SCHEMA } from '@genasset/service-asset';
-import { createTestDatabase, testServices, waitFor } from '@genasset/testing';
+import { createTestDatabase, s3Env, testServices, waitFor } from '@genasset/testing';
 import { buildListQuery } from '../../libs/services/asset/src/assets/asset-list.repository';
 import { merge, paced, saturate, type LoadResult, type Target } from './load';
 import { seedAssets } from './seed';
@@ -158,11 +158,7 @@ async function main(): Promise<void> {
       KAFKA_BROKERS: services.kafkaBrokers.join(','),
       KAFKA_GROUP_PREFIX: `bench-${randomBytes(3).toString('hex')}.`,
       KAFKA_FROM_BEGINNING: 'false',
-      S3_ENDPOINT: services.s3.endpoint,
-      S3_BUCKET: services.s3.bucket,
-      S3_REGION: services.s3.region,
-      S3_ACCESS_KEY_ID: services.s3.accessKeyId,
-      S3_SECRET_ACCESS_KEY: services.s3.secretAccessKey,
+      ...s3Env(services.s3),
       ADMIN_TOKEN: adminToken,
     };
     // BENCH_PROFILE=dir: the service writes a V8 CPU profile there when it stops.

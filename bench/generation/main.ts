@@ -12,7 +12,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { migrate, PostgresConnection } from '@genasset/persistence';
 import { ALL_SCHEMAS } from '@genasset/service-catalog';
-import { createTestDatabase, freePort, spawnTsProcess, testServices, waitFor, type SpawnedProcess } from '@genasset/testing';
+import { createTestDatabase, freePort, s3Env, spawnTsProcess, testServices, waitFor, type SpawnedProcess } from '@genasset/testing';
 import { cpuDelta, cpuSnapshot } from '../webhooks/cpu';
 import { spawnPlatform } from './platform';
 import { benchInput, measureEngineAlone, PIXELATE_PARAMS } from './engine-alone';
@@ -65,11 +65,7 @@ async function main(): Promise<void> {
       KAFKA_FROM_BEGINNING: 'false',
       KAFKA_FETCH_MAX_WAIT: FETCH_MAX_WAIT,
       KAFKAJS_NO_PARTITIONER_WARNING: '1',
-      S3_ENDPOINT: services.s3.endpoint,
-      S3_BUCKET: services.s3.bucket,
-      S3_REGION: services.s3.region,
-      S3_ACCESS_KEY_ID: services.s3.accessKeyId,
-      S3_SECRET_ACCESS_KEY: services.s3.secretAccessKey,
+      ...s3Env(services.s3),
       ADMIN_TOKEN: adminToken,
       INTERNAL_API_TOKEN: `int_${randomBytes(18).toString('base64url')}`,
       WEBHOOK_SECRET_KEY: randomBytes(32).toString('base64'),

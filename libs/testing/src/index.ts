@@ -1,4 +1,4 @@
-export { testServices, type TestServices } from './test-services';
+export { s3Env, testServices, type TestServices } from './test-services';
 export { createTestDatabase, type TestDatabase } from './test-database';
 export { brokerControl } from './broker-control';
 export { primeConsumerGroups } from './consumer-groups';

@@ -3,7 +3,7 @@ import { IDENTITY_SCHEMA } from '@genasset/identity';
 import { migrate, PostgresConnection } from '@genasset/persistence';
 import { runProcess, type RunningProcess, type ServiceDescriptor } from '@genasset/runtime';
 import { createTestDatabase, type TestDatabase } from './test-database';
-import { testServices } from './test-services';
+import { s3Env, testServices } from './test-services';
 import { waitFor } from './wait-for';
 
 export interface HarnessOptions {
@@ -73,11 +73,7 @@ export async function startServiceHarness(options: HarnessOptions): Promise<Serv
     KAFKA_GROUP_PREFIX: `test-${randomBytes(4).toString('hex')}.`,
     // A fresh group must not replay other test files' facts; the harness waits until it has joined.
     KAFKA_FROM_BEGINNING: 'false',
-    S3_ENDPOINT: services.s3.endpoint,
-    S3_BUCKET: services.s3.bucket,
-    S3_REGION: services.s3.region,
-    S3_ACCESS_KEY_ID: services.s3.accessKeyId,
-    S3_SECRET_ACCESS_KEY: services.s3.secretAccessKey,
+    ...s3Env(services.s3),
     ADMIN_TOKEN: adminToken,
     SHUTDOWN_GRACE: '10s',
     ...options.env,

@@ -33,3 +33,14 @@ export function testServices(env: NodeJS.ProcessEnv = process.env): TestServices
     },
   };
 }
+
+/** The S3_* variables an app needs to use the test S3 server (apps, harnesses and benches alike). */
+export function s3Env(s3: TestServices['s3']): Record<string, string> {
+  return {
+    S3_ENDPOINT: s3.endpoint,
+    S3_BUCKET: s3.bucket,
+    S3_REGION: s3.region,
+    S3_ACCESS_KEY_ID: s3.accessKeyId,
+    S3_SECRET_ACCESS_KEY: s3.secretAccessKey,
+  };
+}
