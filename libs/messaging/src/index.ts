@@ -10,7 +10,7 @@ export { Outbox, type OutboxOptions } from './outbox/outbox';
 export { OutboxRelay, type OutboxRelayOptions, type RelayStatus, type RelayState, type ListenFn } from './outbox/outbox-relay';
 export { type OutboxBacklog } from './outbox/outbox-store';
 
-export { EventContext, type EventDelivery } from './consumer/event-context';
+export { EventContext, type EventDelivery, type SettledCallback } from './consumer/event-context';
 export { OnEvent, CaptureEventErrors, type EventHandlerOptions } from './consumer/on-event.decorator';
 export { ConsumerRegistry } from './consumer/consumer-registry';
 export { EventServer, type EventServerSettings } from './consumer/event-server';

@@ -17,10 +17,11 @@ transportContract('in-process', async () => {
   const connection = new PostgresConnection(db.url);
   await migrateProbe(connection);
   const attempts = new Map<string, number>();
+  const settled = new Map<string, boolean[]>();
   const probe = await startProbeApp({
     connection,
     produce: true,
-    consume: { consumer: 'probe-sink', prefix, attempts },
+    consume: { consumer: 'probe-sink', prefix, attempts, settled },
     messaging: { transport: 'in-process', clientId: 'contract', retry: CONTRACT_RETRY },
     logger: false,
   });
@@ -29,6 +30,7 @@ transportContract('in-process', async () => {
     probe,
     connection,
     attempts,
+    settled,
     async deadLetters() {
       const rows = await connection.query<{ event_id: string | null; reason: string }>(
         `SELECT event_id, reason FROM ${SINK_SCHEMA}.dead_letters ORDER BY id`,

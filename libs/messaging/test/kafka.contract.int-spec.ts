@@ -19,12 +19,13 @@ transportContract('kafka', async () => {
   const connection = new PostgresConnection(db.url);
   await migrateProbe(connection);
   const attempts = new Map<string, number>();
+  const settled = new Map<string, boolean[]>();
   const dlt = await new TopicReader(kafkaBrokers, deadLetterTopic(TOPICS.platformProbe)).start();
   const probe = await startProbeApp({
     connection,
     produce: true,
     // A fresh group per run; it also reads earlier runs' probes, which the handler ignores by prefix.
-    consume: { consumer: `probe-sink-${prefix}`, prefix, attempts },
+    consume: { consumer: `probe-sink-${prefix}`, prefix, attempts, settled },
     messaging: { transport: 'kafka', brokers: kafkaBrokers, clientId: 'contract', retry: CONTRACT_RETRY },
     logger: false,
   });
@@ -33,6 +34,7 @@ transportContract('kafka', async () => {
     probe,
     connection,
     attempts,
+    settled,
     async deadLetters() {
       return dlt.messages
         .filter((m) => m.headers[HEADERS.deadLetterConsumer] === `probe-sink-${prefix}`)

@@ -1,6 +1,7 @@
 import { plainToInstance, Type } from 'class-transformer';
 import { IsIn, IsInt, IsOptional, IsString, Matches, Max, Min, ValidateIf, ValidateNested, validateSync, IsDefined } from 'class-validator';
 import { JobLifecycleData } from '../events/job-lifecycle.events';
+import { JOB_SUCCEEDED_SAMPLE } from './__fixtures__/job-lifecycle.sample';
 import { passesCompiledChecks } from './payload-check';
 
 class Part {
@@ -53,16 +54,7 @@ describe('passesCompiledChecks', () => {
   });
 
   it('accepts a real contract payload with a nested output', () => {
-    const data = plainToInstance(JobLifecycleData, {
-      jobId: 'job_01ABC',
-      jobType: 'pixelate',
-      kind: 'generation',
-      status: 'success',
-      teamId: 'team_1',
-      projectId: 'proj_1',
-      progress: 1,
-      output: { assetIds: ['asset_1'], model: { id: 'm' } },
-    });
+    const data = plainToInstance(JobLifecycleData, JOB_SUCCEEDED_SAMPLE);
     expect(passesCompiledChecks(data)).toBe(true);
     expect(passesCompiledChecks(plainToInstance(JobLifecycleData, { ...data, output: { assetIds: [1] } }))).toBe(false);
   });

@@ -3,6 +3,7 @@ import { validateSync, type ValidationError } from 'class-validator';
 import type { EventDefinition } from './define-event';
 import { EventEnvelope } from './event-envelope';
 import { passesCompiledChecks } from './payload-check';
+import { toPayloadInstance } from './payload-instance';
 
 export type EnvelopeCheck =
   { ok: true; envelope: EventEnvelope; definition?: EventDefinition } | { ok: false; reason: string };
@@ -98,7 +99,7 @@ export function validateEnvelope(
   if (definition.topic !== topic) {
     return { ok: false, reason: `event type ${envelope.type} belongs on ${definition.topic}, not ${topic}` };
   }
-  const data = plainToInstance(definition.payload, envelope.data);
+  const data = toPayloadInstance(definition.payload as new () => object, envelope.data as object);
   // The compiled plan runs the decorators' own checks; class-validator decides (and names the faults) otherwise.
   if (!passesCompiledChecks(data as object)) {
     const dataErrors = validateSync(data as object, { whitelist: false, forbidUnknownValues: false });

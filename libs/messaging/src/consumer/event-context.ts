@@ -26,7 +26,21 @@ export class EventContext<Tx = SqlClient> extends BaseRpcContext<[Tx, EventDeliv
   constructor(
     readonly tx: Tx,
     readonly delivery: EventDelivery,
+    private readonly settledCallbacks: SettledCallback[] = [],
   ) {
     super([tx, delivery]);
   }
+
+  /**
+   * Runs `callback` once the transaction is over: `committed` true after it
+   * committed, false after it rolled back (this handler or another one of the
+   * same transaction failed). For effects outside the database that must
+   * follow only committed state, such as handing in-memory work to a local
+   * worker. Errors thrown by the callback are logged, never retried.
+   */
+  onSettled(callback: SettledCallback): void {
+    this.settledCallbacks.push(callback);
+  }
 }
+
+export type SettledCallback = (committed: boolean) => void;

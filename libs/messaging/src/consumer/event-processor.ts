@@ -4,7 +4,7 @@ import { backoffDelay, errorMessage, sleep, type RetryPolicy } from '../core/bac
 import type { InboundRecord } from '../core/messages';
 import type { TransactionalClient } from '../core/sql-client';
 import type { DeadLetterSink } from './dead-letter-sink';
-import { EventContext } from './event-context';
+import { EventContext, type SettledCallback } from './event-context';
 import type { BoundHandler, HandlerTable } from './handler-table';
 import { Inbox } from './inbox';
 
@@ -117,7 +117,11 @@ export class EventProcessor {
     }
   }
 
-  private async applyAlone(item: Work, previous: HandlerFailure | undefined, signal?: AbortSignal): Promise<void> {
+  private async applyAlone(
+    item: Work,
+    previous: HandlerFailure | undefined,
+    signal?: AbortSignal,
+  ): Promise<void> {
     const { attempts, initialDelayMs, maxDelayMs } = this.options.retry;
     let lastFailure = previous;
     for (let attempt = previous ? 2 : 1; attempt <= attempts; attempt++) {
@@ -145,31 +149,63 @@ export class EventProcessor {
   /** One transaction: inbox marks for all, handlers for the fresh ones, in order. */
   private async apply(work: readonly Work[], attempt: number): Promise<void> {
     let applied = 0;
-    await this.binding.client.$transaction(
-      async (tx) => {
-        const fresh = await this.inbox.claim(tx, this.binding.consumer, work.map((w) => w.envelope.id));
-        // `delete` lets only the first of two copies in one batch through.
-        const todo = work.filter((w) => fresh.delete(w.envelope.id));
-        for (const run of runs(todo)) await this.invoke(run, tx, attempt);
-        applied = todo.length;
-      },
-      { timeout: this.options.transactionTimeoutMs, maxWait: 10_000 },
-    );
+    const settled: SettledCallback[] = [];
+    try {
+      await this.binding.client.$transaction(
+        async (tx) => {
+          const fresh = await this.inbox.claim(
+            tx,
+            this.binding.consumer,
+            work.map((w) => w.envelope.id),
+          );
+          // `delete` lets only the first of two copies in one batch through.
+          const todo = work.filter((w) => fresh.delete(w.envelope.id));
+          for (const run of runs(todo)) await this.invoke(run, tx, attempt, settled);
+          applied = todo.length;
+        },
+        { timeout: this.options.transactionTimeoutMs, maxWait: 10_000 },
+      );
+    } catch (error) {
+      this.settle(settled, false);
+      throw error;
+    }
+    this.settle(settled, true);
     this.stats.applied += applied;
     this.stats.duplicates += work.length - applied;
   }
 
-  private async invoke(run: readonly Work[], tx: unknown, attempt: number): Promise<void> {
+  private settle(callbacks: readonly SettledCallback[], committed: boolean): void {
+    for (const callback of callbacks) {
+      try {
+        callback(committed);
+      } catch (error) {
+        this.options.logger.error(
+          `${this.binding.consumer}: a settled callback failed: ${errorMessage(error)}`,
+        );
+      }
+    }
+  }
+
+  private async invoke(
+    run: readonly Work[],
+    tx: unknown,
+    attempt: number,
+    settled: SettledCallback[],
+  ): Promise<void> {
     const last = run[run.length - 1].record;
     const handler = run[0].handler;
-    const ctx = new EventContext(tx, {
-      consumer: this.binding.consumer,
-      topic: last.topic,
-      partition: last.partition,
-      offset: last.offset,
-      headers: last.headers,
-      attempt,
-    });
+    const ctx = new EventContext(
+      tx,
+      {
+        consumer: this.binding.consumer,
+        topic: last.topic,
+        partition: last.partition,
+        offset: last.offset,
+        headers: last.headers,
+        attempt,
+      },
+      settled,
+    );
     try {
       await handler.invoke(handler.batch ? run.map((w) => w.envelope) : run[0].envelope, ctx);
     } catch (error) {

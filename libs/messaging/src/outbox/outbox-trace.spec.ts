@@ -3,7 +3,7 @@ import { inSpan, startTracing } from '@genasset/observability';
 import { InMemorySpanExporter, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-base';
 import { Outbox } from './outbox';
 
-/** The rows Outbox.write sends to the database, captured from its one statement. */
+/** The rows Outbox.write sends to the database, captured from its one statement (each envelope travels as its JSON text). */
 function capture(): {
   tx: { $executeRawUnsafe(sql: string, json: string): Promise<number> };
   rows: () => { envelope: { trace?: Record<string, string> }; headers: Record<string, string> }[];
@@ -16,7 +16,11 @@ function capture(): {
         return 1;
       },
     },
-    rows: () => JSON.parse(json),
+    rows: () =>
+      (JSON.parse(json) as { envelope: string; headers: Record<string, string> }[]).map((row) => ({
+        ...row,
+        envelope: JSON.parse(row.envelope) as { trace?: Record<string, string> },
+      })),
   };
 }
 

@@ -37,11 +37,13 @@ export class Outbox {
     const table = `${schemaIdent(options.schema)}.outbox_events`;
     // One statement for any number of events: rows travel as one JSON array
     // (works the same through every Prisma driver adapter), keep their order
-    // for seq, and the NOTIFY rides along. NOTIFY is transactional: the relay
+    // for seq, and the NOTIFY rides along. Each envelope travels as its JSON
+    // text and is stored as that text (a json column): the relay publishes it
+    // without re-rendering. NOTIFY is transactional: the relay
     // is woken at commit, never for a rolled-back write.
     this.insertSql = `WITH written AS (
         INSERT INTO ${table} (id, topic, key, envelope, headers)
-        SELECT e->>'id', e->>'topic', e->>'key', e->'envelope', e->'headers'
+        SELECT e->>'id', e->>'topic', e->>'key', (e->>'envelope')::json, e->'headers'
           FROM jsonb_array_elements($1::jsonb) WITH ORDINALITY AS t(e, ord)
          ORDER BY ord
         RETURNING 1
@@ -86,7 +88,7 @@ export class Outbox {
       `WITH guard AS (${guardSql}),
        written AS (
         INSERT INTO ${schemaIdent(this.schema)}.outbox_events (id, topic, key, envelope, headers)
-        SELECT e->>'id', e->>'topic', e->>'key', e->'envelope', e->'headers'
+        SELECT e->>'id', e->>'topic', e->>'key', (e->>'envelope')::json, e->'headers'
           FROM jsonb_array_elements($1::jsonb) WITH ORDINALITY AS t(e, ord)
          WHERE EXISTS (SELECT 1 FROM guard)
          ORDER BY ord
@@ -107,13 +109,16 @@ export class Outbox {
     // so the consumer continues the trace (tracing off: undefined, nothing added).
     const trace = currentTraceHeaders();
     const rows = envelopes.map((written) => {
-      const envelope = trace && !written.trace?.traceparent ? { ...written, trace: { ...written.trace, ...trace } } : written;
+      const envelope =
+        trace && !written.trace?.traceparent
+          ? { ...written, trace: { ...written.trace, ...trace } }
+          : written;
       return {
-      id: envelope.id,
-      topic: this.topicOf(envelope),
-      key: envelope.key,
-      envelope,
-      headers: envelopeHeaders(envelope),
+        id: envelope.id,
+        topic: this.topicOf(envelope),
+        key: envelope.key,
+        envelope: JSON.stringify(envelope),
+        headers: envelopeHeaders(envelope),
       };
     });
     return JSON.stringify(rows);
@@ -121,7 +126,8 @@ export class Outbox {
 
   private topicOf(envelope: EventEnvelope): string {
     const definition = this.registry.get(envelope.type);
-    if (!definition) throw new Error(`outbox: unknown event type ${envelope.type}; add it to the contracts registry`);
+    if (!definition)
+      throw new Error(`outbox: unknown event type ${envelope.type}; add it to the contracts registry`);
     return definition.topic;
   }
 }

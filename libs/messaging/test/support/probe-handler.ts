@@ -14,6 +14,8 @@ export interface ProbeHandlerOptions {
   readonly prefix: string;
   /** Counts handler calls per event id (retries included). */
   readonly attempts?: Map<string, number>;
+  /** How each handler call's transaction ended, per event id (EventContext.onSettled). */
+  readonly settled?: Map<string, boolean[]>;
   /** Called inside the transaction after the effect (the kill switch hooks in here). */
   readonly afterApply?: (envelope: EventEnvelope<ProbeRecordedData>, tx: unknown) => void;
 }
@@ -59,6 +61,7 @@ export function probeController(options: ProbeHandlerOptions): new () => object 
     @OnEvent(TOPICS.platformProbe, { consumer: options.consumer })
     async recorded(@Payload() envelope: EventEnvelope<ProbeRecordedData>, @Ctx() ctx: EventContext<ProbeTx>): Promise<void> {
       options.attempts?.set(envelope.id, (options.attempts.get(envelope.id) ?? 0) + 1);
+      ctx.onSettled((committed) => options.settled?.set(envelope.id, [...(options.settled.get(envelope.id) ?? []), committed]));
       if (!envelope.data.subject.startsWith(options.prefix)) return;
       await applyProbe(ctx.tx, envelope);
       options.afterApply?.(envelope, ctx.tx);

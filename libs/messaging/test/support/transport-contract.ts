@@ -21,6 +21,8 @@ export interface ContractHarness {
   readonly connection: DatabaseConnection;
   /** Handler calls per event id. */
   readonly attempts: Map<string, number>;
+  /** Per event id, how each handler call's transaction ended (true: committed). */
+  readonly settled: Map<string, boolean[]>;
   /** Dead letters of this run seen so far. */
   deadLetters(): Promise<DeadLetterView[]>;
   close(): Promise<void>;
@@ -102,6 +104,10 @@ export function transportContract(name: string, start: () => Promise<ContractHar
       expect(letters[0].reason).toContain(`probe handler refuses ${subject}`);
       expect(letters[0].reason).toContain('3x');
       expect(h.attempts.get(poison.id)).toBe(CONTRACT_RETRY.attempts);
+      // onSettled: every call of the poison rolled back; its neighbours' effects committed exactly once
+      // (a first try in one transaction with the poison rolls back with it).
+      expect(h.settled.get(poison.id)).toEqual(Array(CONTRACT_RETRY.attempts).fill(false));
+      for (const ok of [ok0, ok1]) expect(h.settled.get(ok.id)?.filter((c) => c)).toEqual([true]);
       expect((await balances(h.connection, prefix)).get(`${prefix}-ok`)).toMatchObject({ events: 2, total: 3, out_of_order: 0 });
     });
   });
