@@ -10,13 +10,14 @@ import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { prefixedId } from '@genasset/contracts';
+import { prefixedId, TOPICS } from '@genasset/contracts';
 import { IDENTITY_SCHEMA } from '@genasset/identity';
 import { migrate, PostgresConnection } from '@genasset/persistence';
-import { SecretBox, WEBHOOK_SCHEMA } from '@genasset/service-webhook';
+import { SecretBox, WEBHOOK_SCHEMA, WEBHOOK_SERVICE } from '@genasset/service-webhook';
 import {
   createTestDatabase,
   freePort,
+  primeConsumerGroups,
   spawnTsProcess,
   testServices,
   waitFor,
@@ -24,6 +25,7 @@ import {
 } from '@genasset/testing';
 import { measureBaseline } from './baseline';
 import { cpuDelta, cpuSnapshot } from './cpu';
+import { databaseWork, describeWork } from './db-stats';
 import { FactProducer, type Tenancy } from './facts';
 
 const TARGET_PER_SECOND = 5_000;
@@ -92,6 +94,14 @@ async function main(): Promise<void> {
     // The webhook-dispatcher app as deployed: intake consumer, delivery workers, management API.
     // Replicas split the connection budget, so the total matches the baseline's.
     const groupPrefix = `bench-${randomBytes(4).toString('hex')}.`;
+    // The group's offsets start at the topics' ends before any replica joins: with
+    // KAFKA_FROM_BEGINNING=false, a partition first assigned in a later rebalance (a second
+    // replica joining) would otherwise start after facts already published, and lose them.
+    await primeConsumerGroups(
+      kafkaBrokers,
+      [`${groupPrefix}${WEBHOOK_SERVICE}`],
+      [TOPICS.jobLifecycle, TOPICS.teamAlerts],
+    );
     const dispatchers: SpawnedProcess[] = [];
     for (let r = 0; r < REPLICAS; r++) {
       const httpPort = await freePort();
@@ -158,6 +168,7 @@ async function main(): Promise<void> {
       return Date.now() - started;
     };
 
+    const workBefore = await databaseWork(db);
     // Warm-up: consumer fetching, pools connected, code paths compiled.
     let since = (await received()).requests;
     await producer.publish(tenancy, 500, 0);
@@ -228,6 +239,12 @@ async function main(): Promise<void> {
       `dispatch alone rows → worker → 200 → recorded:                   ${Math.round((EVENTS / aloneMs) * 1000)} deliveries/s (${aloneMs} ms)`,
     );
     verbose('dispatch alone', cpuBefore);
+
+    if (process.env.BENCH_VERBOSE) {
+      // The dispatcher's sessions publish their statistics within 10 s of going idle.
+      await new Promise((r) => setTimeout(r, 11_000));
+      console.log(`database  ${describeWork(workBefore, await databaseWork(db))}`);
+    }
 
     const ratio = perSecond / baseline.perSecond;
     const pass = perSecond >= TARGET_PER_SECOND && ratio >= TARGET_RATIO && p99 <= TARGET_P99_MS;

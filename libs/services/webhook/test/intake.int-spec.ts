@@ -6,7 +6,7 @@ import {
   JobSucceeded,
   type JobLifecycleData,
 } from '@genasset/contracts';
-import type { ServiceHarness, Tenant } from '@genasset/testing';
+import { waitFor, type ServiceHarness, type Tenant } from '@genasset/testing';
 import { DELIVERIES_CHANNEL } from '../src';
 import { deliveryRows, type DeliveryRow } from './support/delivery-rows';
 import type { FactPublisher } from './support/fact-publisher';
@@ -47,6 +47,7 @@ describe('intake: facts become delivery records', () => {
     const marker = await facts.job(JobSucceeded, job({ jobId }));
     await deliveriesFor(marker.id, endpointCount);
   };
+  const handedOver = () => takenBy(harness, 'handoff');
   const expectQueued = (row: DeliveryRow) => {
     // Written before any attempt as `created`, due at once; the delivery workers may already have moved it on.
     if (row.attempt_count === 0) expect(row.status).toBe('created');
@@ -66,6 +67,7 @@ describe('intake: facts become delivery records', () => {
     const teamEndpoint = await createEndpoint(harness, team, { url: hook('team'), enabledEvents: ['*'] });
     const wakeups: string[] = [];
     const unlisten = await harness.db.listen(DELIVERIES_CHANNEL, (payload) => wakeups.push(payload));
+    const handedBefore = await handedOver();
 
     const fact = await facts.job(
       JobSucceeded,
@@ -85,7 +87,10 @@ describe('intake: facts become delivery records', () => {
       });
     }
     expect(new Set(rows.map((r) => r.id)).size).toBe(2);
-    expect(wakeups.length).toBeGreaterThan(0);
+    // This process's worker had room: it took both as the intake wrote them (leased to it), so no
+    // worker needed waking; a delivery it has no room for is queued with a NOTIFY instead.
+    expect((await handedOver()) - handedBefore).toBe(2);
+    expect(wakeups).toEqual([]);
     for (const id of [createdOnly.id, teamEndpoint.id]) {
       expect(
         await harness.db.query('SELECT 1 FROM webhooks.webhook_deliveries WHERE endpoint_id = $1', [id]),
@@ -217,3 +222,57 @@ describe('intake: facts become delivery records', () => {
     }
   });
 });
+
+// The worker takes as many new deliveries from the intake as a claim would give it (in flight plus
+// as many again waiting, per endpoint and in all); the rest wait in the shared queue, with a NOTIFY.
+describe('intake: hand-off to the local worker, within its room', () => {
+  let fixture: IntakeFixture;
+  beforeAll(async () => {
+    // Room for 2: one attempt in flight and one waiting.
+    fixture = await startIntakeFixture({ WEBHOOK_MAX_IN_FLIGHT: '1', WEBHOOK_ENDPOINT_CONCURRENCY: '1' });
+  });
+  afterAll(() => fixture?.close());
+
+  it('hands over what fits, queues the rest with a NOTIFY, and delivers every one', async () => {
+    const { harness, facts, receiver } = fixture;
+    const tenant = await harness.tenant();
+    const endpoints = [];
+    for (const name of ['one', 'two', 'three'])
+      endpoints.push(
+        await createEndpoint(harness, projectOwner(tenant), {
+          url: fixture.hook(name),
+          enabledEvents: ['generation.completed'],
+        }),
+      );
+    const wakeups: string[] = [];
+    const unlisten = await harness.db.listen(DELIVERIES_CHANNEL, (payload) => wakeups.push(payload));
+    const [handoffs, claims] = [await takenBy(harness, 'handoff'), await takenBy(harness, 'claim')];
+
+    const fact = await facts.job(JobSucceeded, fixture.job(tenant));
+    const delivered = await receiver.waitForRequests(3, 30_000);
+    await unlisten();
+    expect(delivered.map((r) => r.path.split('-')[0]).sort()).toEqual(['/hooks/one', '/hooks/three', '/hooks/two']);
+    expect((await takenBy(harness, 'handoff')) - handoffs).toBe(2);
+    expect((await takenBy(harness, 'claim')) - claims).toBe(1);
+    expect(wakeups).toEqual(['1']);
+    const rows = await harness.db.query<{ status: string; attempt_count: number }>(
+      'SELECT status, attempt_count FROM webhooks.webhook_deliveries WHERE source_event_id = $1',
+      [fact.id],
+    );
+    await waitFor(async () => {
+      const now = await harness.db.query<{ status: string }>(
+        'SELECT status FROM webhooks.webhook_deliveries WHERE source_event_id = $1',
+        [fact.id],
+      );
+      return now.every((r) => r.status === 'success') || undefined;
+    });
+    expect(rows).toHaveLength(3);
+  });
+});
+
+/** Deliveries the process's worker took on, by source (its /metrics). */
+async function takenBy(harness: ServiceHarness, source: 'handoff' | 'claim'): Promise<number> {
+  const text = await (await fetch(`${harness.url}/metrics`)).text();
+  const found = new RegExp(`^webhook_dispatch_taken_total\\{source="${source}"\\} (\\d+)$`, 'm').exec(text);
+  return Number(found?.[1] ?? 0);
+}

@@ -61,3 +61,42 @@ describe('AttemptRecorder', () => {
     expect(recorder.pending).toBe(1);
   });
 });
+
+describe('AttemptRecorder with a linger', () => {
+  it('lets a small batch wait for more results, up to lingerMs', async () => {
+    const batches: number[] = [];
+    const recorder = new AttemptRecorder(
+      async (batch) => {
+        batches.push(batch.length);
+        return [];
+      },
+      {},
+      { fillTo: 10, lingerMs: 50 },
+    );
+    recorder.add(result(0));
+    await new Promise((r) => setTimeout(r, 10));
+    for (let i = 1; i <= 3; i++) recorder.add(result(i));
+    await new Promise((r) => setTimeout(r, 100));
+    expect(batches).toEqual([4]);
+  });
+
+  it('writes a full batch at once, and does not linger while draining', async () => {
+    const batches: number[] = [];
+    const recorder = new AttemptRecorder(
+      async (batch) => {
+        batches.push(batch.length);
+        return [];
+      },
+      {},
+      { fillTo: 3, lingerMs: 10_000 },
+    );
+    for (let i = 0; i < 3; i++) recorder.add(result(i));
+    await new Promise((r) => setTimeout(r, 20));
+    expect(batches).toEqual([3]);
+    recorder.add(result(9));
+    const started = Date.now();
+    await recorder.drain(5_000);
+    expect(batches).toEqual([3, 1]);
+    expect(Date.now() - started).toBeLessThan(1_000);
+  });
+});

@@ -6,9 +6,13 @@ export type RecordBatch = (results: readonly AttemptResult[]) => Promise<Date[]>
 /**
  * Group commit for attempt outcomes: results finishing while a batch is being
  * written are written together in the next one, so the database sees one
- * statement per wave of attempts, not one per attempt. A failed write keeps
- * its results and is retried with backoff; the deliveries' leases keep them
- * from being attempted again meanwhile.
+ * statement per wave of attempts, not one per attempt. With `lingerMs`, a
+ * batch smaller than `fillTo` waits that long for more results first: when
+ * writes are quick, waves are small and each statement's fixed cost dominates.
+ * Nothing waits on a record but the delivery log (the attempt is over, its
+ * slot already free), so a few milliseconds cost no delivery latency. A failed
+ * write keeps its results and is retried with backoff; the deliveries' leases
+ * keep them from being attempted again meanwhile.
  */
 export class AttemptRecorder {
   private readonly logger = new Logger('AttemptRecorder');
@@ -16,6 +20,12 @@ export class AttemptRecorder {
   private flushing?: Promise<void>;
   private failures = 0;
   private stopped = false;
+  private draining = false;
+  /** Ends a linger early: the batch filled up, or a drain began. */
+  private endLinger?: () => void;
+  private readonly maxBatch: number;
+  private readonly fillTo: number;
+  private readonly lingerMs: number;
 
   constructor(
     private readonly write: RecordBatch,
@@ -25,8 +35,12 @@ export class AttemptRecorder {
       /** A batch was written (the worker may have stopped claiming while outcomes piled up). */
       onWritten?: () => void;
     } = {},
-    private readonly maxBatch = 1_000,
-  ) {}
+    options: { maxBatch?: number; fillTo?: number; lingerMs?: number } = {},
+  ) {
+    this.maxBatch = options.maxBatch ?? 1_000;
+    this.fillTo = Math.min(this.maxBatch, options.fillTo ?? 1);
+    this.lingerMs = options.lingerMs ?? 0;
+  }
 
   /** Results waiting to be written (the worker stops claiming while this grows too large). */
   get pending(): number {
@@ -35,11 +49,14 @@ export class AttemptRecorder {
 
   add(result: AttemptResult): void {
     this.buffer.push(result);
+    if (this.buffer.length >= this.fillTo) this.endLinger?.();
     this.flushing ??= this.flushLoop().finally(() => (this.flushing = undefined));
   }
 
   /** Writes everything buffered; gives up (logging what is lost to lease expiry) after `deadlineMs`. */
   async drain(deadlineMs: number): Promise<void> {
+    this.draining = true;
+    this.endLinger?.();
     const deadline = Date.now() + deadlineMs;
     while (this.buffer.length > 0 || this.flushing) {
       this.flushing ??= this.flushLoop().finally(() => (this.flushing = undefined));
@@ -55,8 +72,22 @@ export class AttemptRecorder {
     }
   }
 
+  private linger(): Promise<void> {
+    return new Promise((resolve) => {
+      const end = () => {
+        clearTimeout(timer);
+        this.endLinger = undefined;
+        resolve();
+      };
+      const timer = setTimeout(end, this.lingerMs);
+      timer.unref();
+      this.endLinger = end;
+    });
+  }
+
   private async flushLoop(): Promise<void> {
     while (this.buffer.length > 0 && !this.stopped) {
+      if (this.lingerMs > 0 && this.buffer.length < this.fillTo && !this.draining) await this.linger();
       const batch = this.buffer.splice(0, this.maxBatch);
       try {
         const retries = await this.write(batch);

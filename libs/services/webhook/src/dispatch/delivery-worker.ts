@@ -9,18 +9,24 @@ import {
 } from '@genasset/observability';
 import type { DatabaseConnection } from '@genasset/persistence';
 import { DELIVERIES_CHANNEL } from '../deliveries/delivery-wakeup';
-import { observeAttempt, observeRecorded } from '../metrics/webhook.metrics';
+import { observeAttempt, observeRecorded, webhookDispatchTaken } from '../metrics/webhook.metrics';
 import { serviceFailure, type AttemptResult } from './attempt-outcome';
 import { AttemptRecorder } from './attempt-recorder';
 import { deliveryBody } from './delivery-body';
+import type { DeliveryHandoff, DeliveryHandoffPort } from './delivery-handoff';
 import { DeliveryRepository, type ClaimedDelivery } from './delivery.repository';
 import { DispatchBoard } from './dispatch-board';
 import type { DispatchSettings } from './dispatch.settings';
 import { EndpointTargets, type SecretOpener } from './endpoint-targets';
 import { WebhookSender, type SignedPost } from './webhook-sender';
 
+/** How long a small wave of outcomes waits for more before it is recorded (AttemptRecorder). */
+const RECORD_LINGER_MS = 20;
+
 export interface WorkerStats {
   claimed: number;
+  /** Deliveries the intake of this process handed over as it wrote them (no claim). */
+  handedOver: number;
   attempted: number;
   inFlight: number;
   queued: number;
@@ -35,7 +41,7 @@ export interface WorkerStats {
  * times it scheduled itself, and on a short poll (retries scheduled by other
  * replicas, missed notifications).
  */
-export class DeliveryWorker {
+export class DeliveryWorker implements DeliveryHandoffPort {
   private readonly logger = new Logger('DeliveryWorker');
   private readonly repository: DeliveryRepository;
   private readonly sender: WebhookSender;
@@ -53,7 +59,7 @@ export class DeliveryWorker {
   private limited = false;
   private unlisten?: () => Promise<void>;
   private claimFailures = 0;
-  private readonly counts = { claimed: 0, attempted: 0 };
+  private readonly counts = { claimed: 0, handedOver: 0, attempted: 0 };
 
   constructor(
     private readonly db: DatabaseConnection,
@@ -68,7 +74,10 @@ export class DeliveryWorker {
     });
     this.targets = new EndpointTargets(secrets, { allowHttp: settings.allowHttp });
     this.board = new DispatchBoard(settings.maxInFlight, settings.endpointConcurrency);
-    this.claimThreshold = Math.max(1, Math.floor(Math.min(settings.claimBatch, settings.maxInFlight) / 4));
+    this.claimThreshold = Math.max(
+      1,
+      Math.floor(Math.min(settings.claimBatch, settings.maxInFlight * this.board.prefetch) / 4),
+    );
     this.recorder = new AttemptRecorder(
       async (batch) => {
         const retries = await this.repository.record(batch, settings);
@@ -81,6 +90,8 @@ export class DeliveryWorker {
           if (this.limited) this.wake();
         },
       },
+      // Quick writes make small waves; a few ms of patience makes fewer, fuller statements.
+      { fillTo: settings.maxInFlight, lingerMs: RECORD_LINGER_MS },
     );
   }
 
@@ -142,6 +153,52 @@ export class DeliveryWorker {
     }
     await this.recorder.drain(5_000);
     await this.sender.close();
+    await this.repository.close();
+  }
+
+  /** Room for deliveries this process's intake is writing (DeliveryHandoff); none unless running. */
+  offer(endpointIds: readonly string[]): DeliveryHandoff | undefined {
+    if (!this.running) return undefined;
+    const taken = this.board.reserve(endpointIds);
+    if (!taken.includes(true)) return undefined;
+    let completed = false;
+    return {
+      taken,
+      leaseMs: this.settings.leaseMs,
+      complete: (arrived) => {
+        if (completed) return;
+        completed = true;
+        this.receive(
+          endpointIds.filter((_, i) => taken[i]),
+          arrived,
+        );
+      },
+    };
+  }
+
+  /** Takes handed-over deliveries in (their room was reserved) and releases the room of the rest. */
+  private receive(reservedFor: string[], arrived: readonly ClaimedDelivery[]): void {
+    const unused = new Map<string, number>();
+    for (const endpointId of reservedFor) unused.set(endpointId, (unused.get(endpointId) ?? 0) + 1);
+    for (const { endpointId } of arrived) unused.set(endpointId, (unused.get(endpointId) ?? 0) - 1);
+    this.board.release(
+      [...unused].flatMap(([endpointId, n]) => Array<string>(Math.max(0, n)).fill(endpointId)),
+    );
+    if (arrived.length === 0) return;
+    if (!this.running) {
+      // Stopping: give the leases back so another replica takes them at once.
+      this.board.release(arrived.map((d) => d.endpointId));
+      void this.repository
+        .release(arrived.map((d) => d.id))
+        .catch((error: unknown) =>
+          this.logger.warn(`releasing ${arrived.length} handed-over deliveries failed: ${message(error)}`),
+        );
+      return;
+    }
+    this.counts.handedOver += arrived.length;
+    webhookDispatchTaken.inc({ source: 'handoff' }, arrived.length);
+    this.board.add(arrived, true);
+    this.pump();
   }
 
   /** Asks for a claim round now (NOTIFY, room made by finished attempts, a retry falling due). */
@@ -154,7 +211,11 @@ export class DeliveryWorker {
       this.doorbell.take();
       // Outcomes piling up unrecorded (database trouble): take no more work until they are written.
       const backlogged = this.recorder.pending > Math.max(1_000, 4 * this.settings.maxInFlight);
-      const want = backlogged ? 0 : Math.min(this.settings.claimBatch, this.board.room);
+      // A NOTIFY may come when little room is free: while attempts are running, wait until they free
+      // a worthwhile batch's room (they wake the loop) instead of claiming a few rows at a time.
+      const idle = this.board.inFlight + this.board.queued === 0;
+      const worthwhile = idle || this.board.room >= this.claimThreshold;
+      const want = backlogged || !worthwhile ? 0 : Math.min(this.settings.claimBatch, this.board.room);
       let claimed = 0;
       let more = false;
       if (want > 0) {
@@ -170,6 +231,7 @@ export class DeliveryWorker {
           if (this.claimFailures > 0) this.logger.log('claiming recovered');
           this.claimFailures = 0;
           this.counts.claimed += claimed;
+          if (claimed > 0) webhookDispatchTaken.inc({ source: 'claim' }, claimed);
           this.board.add(deliveries);
           this.pump();
         } catch (error) {

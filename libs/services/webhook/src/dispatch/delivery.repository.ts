@@ -1,4 +1,4 @@
-import type { DatabaseConnection } from '@genasset/persistence';
+import type { DatabaseConnection, SessionSettings, StatementRunner } from '@genasset/persistence';
 import type { AttemptResult } from './attempt-outcome';
 
 /** A delivery claimed for one attempt, with what sending it needs. */
@@ -34,12 +34,16 @@ const S = 'webhooks';
 const PENDING = `('created', 'retrying')`;
 
 /**
- * Planner settings for one transaction (SET LOCAL): walk the due index in order and look rows up by
- * key, whatever the statistics say. After a burst the planner may believe few deliveries are due and
- * fetch and sort them all on every claim, or scan the table to join a batch of ids.
+ * Planner settings pinned for these statements: walk the due index in order and look rows up by key,
+ * whatever the statistics say. After a burst the planner may believe few deliveries are due and fetch
+ * and sort them all on every claim, or scan the table to join a batch of ids.
  */
-const ORDERED_INDEX_PLAN =
-  'SET LOCAL enable_seqscan = off; SET LOCAL enable_bitmapscan = off; SET LOCAL enable_hashjoin = off; SET LOCAL enable_mergejoin = off';
+const ORDERED_INDEX_PLAN: SessionSettings = {
+  enable_seqscan: 'off',
+  enable_bitmapscan: 'off',
+  enable_hashjoin: 'off',
+  enable_mergejoin: 'off',
+};
 
 /**
  * Leases a batch: due deliveries of enabled endpoints, oldest due first ($2 scanned, locked with SKIP
@@ -124,13 +128,23 @@ const RECORD_SQL = `
 
 /**
  * Set-based SQL for the delivery worker: one statement claims a batch, one
- * records a batch of outcomes, each in a short transaction that pins the plan
- * (ORDERED_INDEX_PLAN). Raw SQL on the process's connection rather than
- * Prisma: these run thousands of times a second, and must still run while the
- * app shuts down, after the Prisma clients have disconnected.
+ * records a batch of outcomes, each atomic on its own and one round trip, on
+ * sessions of the worker's own that pin the plan (ORDERED_INDEX_PLAN). Raw SQL
+ * rather than Prisma: these run thousands of times a second, and must still
+ * run while the app shuts down, after the Prisma clients have disconnected.
  */
 export class DeliveryRepository {
-  constructor(private readonly db: DatabaseConnection) {}
+  private readonly statements: StatementRunner;
+
+  constructor(db: DatabaseConnection) {
+    // Claims, records and releases may overlap: one session each.
+    this.statements = db.withSettings(ORDERED_INDEX_PLAN, { poolSize: 3 });
+  }
+
+  /** Closes the worker's sessions (after its last record). */
+  async close(): Promise<void> {
+    await this.statements.close();
+  }
 
   /**
    * Leases up to `limit` due deliveries of enabled endpoints, oldest due
@@ -153,27 +167,24 @@ export class DeliveryRepository {
     }
     // Scan more candidates than wanted, so a few busy endpoints at the head of the queue cannot starve the rest.
     const scan = Math.min(request.limit * 2, 10_000);
-    const rows = await this.db.transaction(async (query) => {
-      await query(ORDERED_INDEX_PLAN);
-      return query<{
-        id: string | null;
-        endpoint_id: string;
-        payload: unknown;
-        attempt_count: number;
-        url: string;
-        secret_ciphertext: string;
-        trace_context: string | null;
-        candidates: number;
-      }>(CLAIM_SQL, [
-        saturated,
-        scan,
-        busyIds,
-        busyFree,
-        request.endpointConcurrency,
-        request.limit,
-        request.leaseMs,
-      ]);
-    });
+    const rows = await this.statements.query<{
+      id: string | null;
+      endpoint_id: string;
+      payload: unknown;
+      attempt_count: number;
+      url: string;
+      secret_ciphertext: string;
+      trace_context: string | null;
+      candidates: number;
+    }>(CLAIM_SQL, [
+      saturated,
+      scan,
+      busyIds,
+      busyFree,
+      request.endpointConcurrency,
+      request.limit,
+      request.leaseMs,
+    ]);
     const deliveries = rows
       .filter((r) => r.id !== null)
       .map((r) => ({
@@ -219,17 +230,14 @@ export class DeliveryRepository {
       schedule.maxAttempts,
       schedule.retryDelaysMs,
     ];
-    const rows = await this.db.transaction(async (query) => {
-      await query(ORDERED_INDEX_PLAN);
-      return query<{ next_attempt_at: Date }>(RECORD_SQL, params);
-    });
+    const rows = await this.statements.query<{ next_attempt_at: Date }>(RECORD_SQL, params);
     return rows.map((r) => r.next_attempt_at);
   }
 
   /** Gives claimed deliveries back without recording an attempt (shutdown abandoned them mid-flight). */
   async release(deliveryIds: readonly string[]): Promise<void> {
     if (deliveryIds.length === 0) return;
-    await this.db.query(
+    await this.statements.query(
       `UPDATE ${S}.webhook_deliveries SET lease_until = NULL WHERE id = ANY ($1::text[]) AND status IN ${PENDING}`,
       [deliveryIds],
     );

@@ -56,3 +56,35 @@ describe('DispatchBoard', () => {
     expect(board.busy().size).toBe(0);
   });
 });
+
+describe('DispatchBoard reservations (hand-off from the intake)', () => {
+  it('reserves within the room and the per-endpoint cap, and counts reservations as held', () => {
+    // 2 in flight × prefetch 2 = room 4; 1 per endpoint × 2 = 2 held per endpoint.
+    const board = new DispatchBoard(2, 1);
+    expect(board.reserve(['a', 'a', 'a', 'b'])).toEqual([true, true, false, true]);
+    expect(board.room).toBe(1);
+    expect(board.busy()).toEqual(
+      new Map([
+        ['a', 0],
+        ['b', 1],
+      ]),
+    );
+    expect(board.reserve(['c', 'c'])).toEqual([true, false]);
+    expect(board.room).toBe(0);
+  });
+
+  it('turns a reservation into a waiting delivery when it arrives, and frees it when released', () => {
+    const board = new DispatchBoard(2, 1);
+    board.reserve(['a', 'b', 'b']);
+    board.add([delivery('a', 1)], true);
+    expect(board.queued).toBe(1);
+    expect(board.room).toBe(1);
+    board.release(['b', 'b']);
+    expect(board.room).toBe(3);
+    expect(board.busy()).toEqual(new Map([['a', 1]]));
+    expect(drain(board)).toEqual(['whevent_a_1']);
+    // Releasing more than was reserved changes nothing.
+    board.release(['a']);
+    expect(board.room).toBe(3);
+  });
+});

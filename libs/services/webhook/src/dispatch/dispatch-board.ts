@@ -7,12 +7,17 @@ import type { ClaimedDelivery } from './delivery.repository';
  * (`prefetch`), so a slot that frees up is refilled at once instead of after a
  * database round trip. Endpoints take turns. The caps are per process: with N
  * replicas an endpoint sees up to N × perEndpoint attempts at once.
+ * Room can also be reserved for deliveries the intake of this process is
+ * writing leased to it (hand-off): they count as held until they arrive or
+ * the reservation is released.
  */
 export class DispatchBoard {
   private readonly waiting = new Map<string, ClaimedDelivery[]>();
   private readonly running = new Map<string, number>();
+  private readonly reserved = new Map<string, number>();
   private queuedCount = 0;
   private runningCount = 0;
+  private reservedCount = 0;
 
   constructor(
     readonly maxInFlight: number,
@@ -30,21 +35,50 @@ export class DispatchBoard {
 
   /** How many more deliveries this process may claim now. */
   get room(): number {
-    return Math.max(0, this.maxInFlight * this.prefetch - this.runningCount - this.queuedCount);
+    return Math.max(
+      0,
+      this.maxInFlight * this.prefetch - this.runningCount - this.queuedCount - this.reservedCount,
+    );
+  }
+
+  /**
+   * Room for new deliveries of these endpoints (one entry per delivery), as a
+   * claim would get it: true for each one reserved. Reserved room is held
+   * until `add` (the delivery arrived) or `release`.
+   */
+  reserve(endpointIds: readonly string[]): boolean[] {
+    const limit = this.perEndpoint * this.prefetch;
+    return endpointIds.map((endpointId) => {
+      if (this.room === 0 || this.held(endpointId) >= limit) return false;
+      this.reserved.set(endpointId, (this.reserved.get(endpointId) ?? 0) + 1);
+      this.reservedCount++;
+      return true;
+    });
+  }
+
+  /** Gives back reserved room whose delivery will not arrive (rolled back, written before, shutting down). */
+  release(endpointIds: readonly string[]): void {
+    for (const endpointId of endpointIds) this.unreserve(endpointId);
   }
 
   /** Endpoints holding deliveries here → how many more of theirs may be claimed (0: none). */
   busy(): Map<string, number> {
     const busy = new Map<string, number>();
     const limit = this.perEndpoint * this.prefetch;
-    for (const endpointId of new Set([...this.waiting.keys(), ...this.running.keys()])) {
+    for (const endpointId of new Set([
+      ...this.waiting.keys(),
+      ...this.running.keys(),
+      ...this.reserved.keys(),
+    ])) {
       busy.set(endpointId, Math.max(0, limit - this.held(endpointId)));
     }
     return busy;
   }
 
-  add(deliveries: readonly ClaimedDelivery[]): void {
+  /** Claimed deliveries, or reserved ones arriving (`reserved`: their room was reserved). */
+  add(deliveries: readonly ClaimedDelivery[], reserved = false): void {
     for (const delivery of deliveries) {
+      if (reserved) this.unreserve(delivery.endpointId);
       const queue = this.waiting.get(delivery.endpointId);
       if (queue) queue.push(delivery);
       else this.waiting.set(delivery.endpointId, [delivery]);
@@ -86,6 +120,18 @@ export class DispatchBoard {
   }
 
   private held(endpointId: string): number {
-    return (this.waiting.get(endpointId)?.length ?? 0) + (this.running.get(endpointId) ?? 0);
+    return (
+      (this.waiting.get(endpointId)?.length ?? 0) +
+      (this.running.get(endpointId) ?? 0) +
+      (this.reserved.get(endpointId) ?? 0)
+    );
+  }
+
+  private unreserve(endpointId: string): void {
+    const left = (this.reserved.get(endpointId) ?? 0) - 1;
+    if (left < 0) return;
+    if (left === 0) this.reserved.delete(endpointId);
+    else this.reserved.set(endpointId, left);
+    this.reservedCount--;
   }
 }

@@ -12,6 +12,7 @@ import { WebhookCoreModule } from '../webhook-core.module';
 import { WebhookMetrics } from '../metrics/webhook-metrics.provider';
 import { WEBHOOK_CONFIG, type WebhookConfig } from '../webhook.config';
 import { DeliveryWorker } from './delivery-worker';
+import { DELIVERY_HANDOFF } from './delivery-handoff';
 import { dispatchSettings } from './dispatch.settings';
 import type { SecretOpener } from './endpoint-targets';
 
@@ -46,7 +47,16 @@ export class DeliveryWorkerLifecycle implements OnApplicationBootstrap, BeforeAp
  */
 @Module({
   imports: [WebhookCoreModule],
-  providers: [DeliveryWorkerLifecycle, WebhookMetrics],
-  exports: [DeliveryWorkerLifecycle],
+  providers: [
+    DeliveryWorkerLifecycle,
+    WebhookMetrics,
+    // The intake of this process hands new deliveries straight to this worker.
+    {
+      provide: DELIVERY_HANDOFF,
+      useFactory: (lifecycle: DeliveryWorkerLifecycle) => lifecycle.worker,
+      inject: [DeliveryWorkerLifecycle],
+    },
+  ],
+  exports: [DeliveryWorkerLifecycle, DELIVERY_HANDOFF],
 })
 export class DispatchModule {}

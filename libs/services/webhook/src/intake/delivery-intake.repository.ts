@@ -8,6 +8,9 @@ export interface EventTarget {
   /** Index of the event in the batch. */
   event: number;
   endpointId: string;
+  /** Where and with which sealed secret the endpoint is sent to (for a hand-off to the local worker). */
+  url: string;
+  secretCiphertext: string;
 }
 
 export interface NewDelivery {
@@ -18,6 +21,16 @@ export interface NewDelivery {
   payload: object;
   /** traceparent of the consuming span (tracing on). */
   traceContext?: string;
+  /** Written leased to this process's worker for this long (handed over after commit). */
+  leaseMs?: number;
+}
+
+/** A delivery written leased to this process's worker, as stored. */
+export interface LeasedDelivery {
+  id: string;
+  endpointId: string;
+  payload: unknown;
+  traceContext: string | null;
 }
 
 const schema = `"${WEBHOOK_SCHEMA.schema}"`;
@@ -25,7 +38,7 @@ const schema = `"${WEBHOOK_SCHEMA.schema}"`;
 // Rows travel as one JSON array: one statement per batch whatever its size,
 // and the same through every Prisma driver adapter (pg and PGlite).
 const MATCH_SQL = `
-  SELECT f.i AS event, e.id AS "endpointId"
+  SELECT f.i AS event, e.id AS "endpointId", e.url, e.secret_ciphertext AS "secretCiphertext"
     FROM jsonb_to_recordset($1::jsonb) AS f(i int, owner_type text, owner_id text, type text)
     JOIN ${schema}.webhook_endpoints e
       ON e.owner_type = f.owner_type AND e.owner_id = f.owner_id
@@ -34,17 +47,25 @@ const MATCH_SQL = `
    ORDER BY f.i, e.created_at, e.id`;
 
 // A fact seen again (redelivery after a crash between commit and offset
-// commit, or a replay) finds its (endpoint, fact) rows and adds nothing. The
-// NOTIFY is transactional: workers wake at commit, never for a rollback.
+// commit, or a replay) finds its (endpoint, fact) rows and adds nothing. Rows
+// with a lease_ms are written leased to this process's worker and come back
+// as stored (the payload as jsonb returns it, as a claim would read it); the
+// others wake the workers with a NOTIFY, which is transactional: at commit,
+// never for a rollback. The join keeps one row even when none came back, so
+// the NOTIFY is always evaluated.
 const INSERT_SQL = `
   WITH written AS (
-    INSERT INTO ${schema}.webhook_deliveries (id, endpoint_id, source_event_id, type, payload, status, next_attempt_at, trace_context)
-    SELECT d.id, d.endpoint_id, d.source_event_id, d.type, d.payload, 'created', now(), d.trace_context
-      FROM jsonb_to_recordset($1::jsonb) AS d(id text, endpoint_id text, source_event_id text, type text, payload jsonb, trace_context text)
+    INSERT INTO ${schema}.webhook_deliveries (id, endpoint_id, source_event_id, type, payload, status, next_attempt_at, trace_context, lease_until)
+    SELECT d.id, d.endpoint_id, d.source_event_id, d.type, d.payload, 'created', now(), d.trace_context,
+           now() + d.lease_ms * interval '1 millisecond'
+      FROM jsonb_to_recordset($1::jsonb) AS d(id text, endpoint_id text, source_event_id text, type text, payload jsonb, trace_context text, lease_ms int)
     ON CONFLICT (endpoint_id, source_event_id) DO NOTHING
-    RETURNING 1
+    RETURNING id, endpoint_id, payload, trace_context, lease_until IS NOT NULL AS leased
+  ), notified AS (
+    SELECT count(pg_notify($2, n::text)) AS n FROM (SELECT count(*) AS n FROM written WHERE NOT leased) c WHERE n > 0
   )
-  SELECT pg_notify($2, n::text) FROM (SELECT count(*) AS n FROM written) c WHERE n > 0`;
+  SELECT w.id, w.endpoint_id AS "endpointId", w.payload, w.trace_context AS "traceContext"
+    FROM notified LEFT JOIN written w ON w.leased`;
 
 /** Writes delivery records for a batch of public events with two statements, inside the handler's transaction. */
 @Injectable()
@@ -58,9 +79,12 @@ export class DeliveryIntakeRepository {
     return tx.$queryRawUnsafe<EventTarget[]>(MATCH_SQL, JSON.stringify(rows));
   }
 
-  /** Status `created`, due now; then wakes the delivery workers. */
-  async insert(tx: WebhookTx, deliveries: readonly NewDelivery[]): Promise<void> {
-    if (deliveries.length === 0) return;
+  /**
+   * Status `created`, due now; wakes the delivery workers for the unleased.
+   * Returns the leased ones that were written (not those that existed before).
+   */
+  async insert(tx: WebhookTx, deliveries: readonly NewDelivery[]): Promise<LeasedDelivery[]> {
+    if (deliveries.length === 0) return [];
     const rows = deliveries.map((d) => ({
       id: d.id,
       endpoint_id: d.endpointId,
@@ -68,7 +92,13 @@ export class DeliveryIntakeRepository {
       type: d.type,
       payload: d.payload,
       trace_context: d.traceContext,
+      lease_ms: d.leaseMs,
     }));
-    await tx.$executeRawUnsafe(INSERT_SQL, JSON.stringify(rows), DELIVERIES_CHANNEL);
+    const written = await tx.$queryRawUnsafe<(LeasedDelivery | { id: null })[]>(
+      INSERT_SQL,
+      JSON.stringify(rows),
+      DELIVERIES_CHANNEL,
+    );
+    return written.filter((row): row is LeasedDelivery => row.id !== null);
   }
 }

@@ -26,7 +26,7 @@ export class IntakeController {
     @Payload() envelopes: EventEnvelope<JobLifecycleData>[],
     @Ctx() ctx: EventContext<WebhookTx>,
   ): Promise<void> {
-    await this.recordDeliveries.execute(ctx.tx, envelopes.map(publicJobEvent));
+    await this.recordDeliveries.execute(ctx, envelopes.map(publicJobEvent));
   }
 
   @OnEvent(TOPICS.teamAlerts, { consumer: WEBHOOK_SERVICE, batch: true })
@@ -34,6 +34,6 @@ export class IntakeController {
     @Payload() envelopes: EventEnvelope<CreditThresholdCrossedData>[],
     @Ctx() ctx: EventContext<WebhookTx>,
   ): Promise<void> {
-    await this.recordDeliveries.execute(ctx.tx, envelopes.map(publicTeamEvent));
+    await this.recordDeliveries.execute(ctx, envelopes.map(publicTeamEvent));
   }
 }

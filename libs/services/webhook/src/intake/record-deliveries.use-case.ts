@@ -1,27 +1,40 @@
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable, Optional } from '@nestjs/common';
 import { prefixedId } from '@genasset/contracts';
+import type { EventContext } from '@genasset/messaging';
 import { currentTraceHeaders } from '@genasset/observability';
+import { DELIVERY_HANDOFF, type DeliveryHandoffPort } from '../dispatch/delivery-handoff';
 import { eventBody, type PublicEvent } from '../event-catalog';
 import type { WebhookTx } from '../webhook.prisma';
-import { DeliveryIntakeRepository, type NewDelivery } from './delivery-intake.repository';
+import { DeliveryIntakeRepository, type EventTarget, type NewDelivery } from './delivery-intake.repository';
 
 /**
  * Turns public events into delivery records, one per subscribed enabled
  * endpoint, before any attempt is made (DESIGN §3). Runs in the consumer's
- * transaction, which also marks the facts as applied.
+ * transaction, which also marks the facts as applied. Deliveries this
+ * process's worker has room for are written leased to it and handed over when
+ * the transaction commits (DeliveryHandoff); the rest wait in the queue for
+ * any replica's claim.
  */
 @Injectable()
 export class RecordDeliveries {
-  constructor(private readonly intake: DeliveryIntakeRepository) {}
+  constructor(
+    private readonly intake: DeliveryIntakeRepository,
+    @Optional() @Inject(DELIVERY_HANDOFF) private readonly handoff?: DeliveryHandoffPort,
+  ) {}
 
-  async execute(tx: WebhookTx, candidates: readonly (PublicEvent | undefined)[]): Promise<number> {
+  async execute(
+    ctx: EventContext<WebhookTx>,
+    candidates: readonly (PublicEvent | undefined)[],
+  ): Promise<number> {
     const events = candidates.filter((e): e is PublicEvent => e !== undefined);
     // Most facts (job progress, cancelled generations) concern no receiver: no query at all.
     if (events.length === 0) return 0;
-    const targets = await this.intake.matchEndpoints(tx, events);
+    const targets = await this.intake.matchEndpoints(ctx.tx, events);
+    if (targets.length === 0) return 0;
     // The consumer span of this batch (tracing on): every attempt's span continues it.
     const traceContext = currentTraceHeaders()?.traceparent;
-    const deliveries = targets.map(({ event, endpointId }): NewDelivery => {
+    const handoff = this.handoff?.offer(targets.map((t) => t.endpointId));
+    const deliveries = targets.map(({ event, endpointId }, i): NewDelivery => {
       const source = events[event];
       // The delivery id is the body's id: unique per event and endpoint, kept across retries.
       const id = prefixedId('whevent');
@@ -32,9 +45,32 @@ export class RecordDeliveries {
         type: source.type,
         payload: eventBody(id, source),
         traceContext,
+        ...(handoff?.taken[i] ? { leaseMs: handoff.leaseMs } : {}),
       };
     });
-    await this.intake.insert(tx, deliveries);
+    if (!handoff) {
+      await this.intake.insert(ctx.tx, deliveries);
+      return deliveries.length;
+    }
+    let leased: Awaited<ReturnType<DeliveryIntakeRepository['insert']>> = [];
+    // Registered before the insert: a failing insert rolls back too, and the reservation must be released.
+    ctx.onSettled((committed) => {
+      const endpoints = new Map(targets.map((t): [string, EventTarget] => [t.endpointId, t]));
+      handoff.complete(
+        committed
+          ? leased.map((row) => ({
+              id: row.id,
+              endpointId: row.endpointId,
+              payload: row.payload,
+              attemptCount: 0,
+              url: endpoints.get(row.endpointId)!.url,
+              secretCiphertext: endpoints.get(row.endpointId)!.secretCiphertext,
+              traceContext: row.traceContext,
+            }))
+          : [],
+      );
+    });
+    leased = await this.intake.insert(ctx.tx, deliveries);
     return deliveries.length;
   }
 }

@@ -25,6 +25,12 @@ export const webhookDeliveries = counter({
   labelNames: ['result'] as const,
 });
 
+export const webhookDispatchTaken = counter({
+  name: 'webhook_dispatch_taken_total',
+  help: "Deliveries this process's delivery worker took on, by how: handoff (written by this process's intake, leased to the worker) or claim (from the shared queue)",
+  labelNames: ['source'] as const,
+});
+
 // Queue gauges, read at scrape time through the partial index of pending
 // deliveries (webhook_deliveries_due_idx): cost grows with the queue, not the table.
 const QUEUE_SQL = `

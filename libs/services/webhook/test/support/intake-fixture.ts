@@ -1,7 +1,7 @@
 import { prefixedId, type JobLifecycleData } from '@genasset/contracts';
 import { WebhookReceiver, type ServiceHarness, type Tenant } from '@genasset/testing';
 import { FactPublisher } from './fact-publisher';
-import { startWebhookHarness } from './webhook-harness';
+import { PERMISSIVE, startWebhookHarness } from './webhook-harness';
 
 /** A dispatcher, a producer of facts and a real receiver: what the intake and delivery tests share. */
 export interface IntakeFixture {
@@ -15,9 +15,10 @@ export interface IntakeFixture {
   close(): Promise<void>;
 }
 
-export async function startIntakeFixture(): Promise<IntakeFixture> {
+/** `env` adds to the dispatcher's environment (e.g. its worker's caps). */
+export async function startIntakeFixture(env: Record<string, string> = {}): Promise<IntakeFixture> {
   const [harness, facts, receiver] = await Promise.all([
-    startWebhookHarness(),
+    startWebhookHarness({ ...PERMISSIVE, ...env }),
     FactPublisher.connect(),
     WebhookReceiver.start(),
   ]);
