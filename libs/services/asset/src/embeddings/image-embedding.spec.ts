@@ -1,4 +1,5 @@
 import sharp from 'sharp';
+import { probeImage } from '../core/images';
 import { embeddable, IMAGE_EMBEDDING_DIMENSIONS, imageEmbedding } from './image-embedding';
 
 /** A PNG drawn from a per-pixel function returning [r, g, b]. */
@@ -61,6 +62,23 @@ describe('image embedding', () => {
     // Same colours (half the weight), layout and edges mirrored.
     expect(cosine(p, m)).toBeLessThan(cosine(p, s) - 0.1);
     expect(cosine(p, m)).toBeGreaterThan(0.5);
+  });
+
+  it('is the same from the pixels a probe kept as from the bytes (8-bit PNGs: grey, alpha, RGB, RGBA, palette)', async () => {
+    const raw = (channels: number) => {
+      const data = Buffer.alloc(97 * 61 * channels);
+      for (let i = 0; i < data.length; i++) data[i] = (i * 7 + ((i * 13) % 29)) & 255;
+      return sharp(data, { raw: { width: 97, height: 61, channels: channels as 1 | 2 | 3 | 4 } });
+    };
+    const pngs = [
+      ...(await Promise.all([1, 2, 3, 4].map((channels) => raw(channels).png().toBuffer()))),
+      await raw(4).png({ palette: true, colours: 16 }).toBuffer(),
+    ];
+    for (const png of pngs) {
+      const probed = await probeImage(png);
+      expect(probed.pixels).toBeDefined();
+      expect(await imageEmbedding(png, probed.pixels)).toEqual(await imageEmbedding(png));
+    }
   });
 
   it('embeds pictures, not data maps or SVG', () => {

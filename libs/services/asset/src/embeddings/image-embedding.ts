@@ -1,4 +1,5 @@
 import sharp from 'sharp';
+import { fromPixels, type ImagePixels } from '../core/images';
 import { LIMITS } from '../core/limits';
 
 /** Length of an asset's embedding (the upstream's embeddings are 1024-dimension vectors too). */
@@ -55,10 +56,15 @@ const WEIGHTS = { colour: 0.5, layout: 0.3, edges: 0.2 } as const;
  * and a red apple on white are close). A flat image has no layout or edge
  * block; the vector is then renormalised over the colour block. Images with
  * transparency are compared over mid-grey. Deterministic for the same bytes.
+ *
+ * `pixels`: the bytes' decoded pixels when a probe kept them (8-bit PNGs,
+ * see probeImage): the same values, without decoding the bytes again.
  */
-export async function imageEmbedding(bytes: Buffer): Promise<number[]> {
-  const { data, info } = await sharp(bytes, { limitInputPixels: LIMITS.maxImagePixels })
-    .rotate()
+export async function imageEmbedding(bytes: Buffer, pixels?: ImagePixels): Promise<number[]> {
+  const source = pixels
+    ? fromPixels(pixels)
+    : sharp(bytes, { limitInputPixels: LIMITS.maxImagePixels }).rotate();
+  const { data, info } = await source
     .flatten({ background: { r: 128, g: 128, b: 128 } })
     .resize(SIDE, SIDE, { fit: 'fill' })
     .toColourspace('srgb')
@@ -68,23 +74,31 @@ export async function imageEmbedding(bytes: Buffer): Promise<number[]> {
   const n = SIDE * SIDE;
   const luma = new Float64Array(n);
   const colour = new Float64Array(512);
+  const lower = new Int32Array(3);
+  const upper = new Float64Array(3);
   for (let i = 0; i < n; i++) {
     const r = data[i * channels];
     const g = data[i * channels + 1];
     const b = data[i * channels + 2];
     luma[i] = 0.2126 * r + 0.7152 * g + 0.0722 * b;
     // Soft (trilinear) binning: a colour near a bin border counts in both, so a slight shift does not jump bins.
-    const [r0, rf] = bin(r);
-    const [g0, gf] = bin(g);
-    const [b0, bf] = bin(b);
+    bin(r, 0, lower, upper);
+    bin(g, 1, lower, upper);
+    bin(b, 2, lower, upper);
+    const r0 = lower[0];
+    const g0 = lower[1];
+    const b0 = lower[2];
+    const rf = upper[0];
+    const gf = upper[1];
+    const bf = upper[2];
     for (let dr = 0; dr < 2; dr++)
       for (let dg = 0; dg < 2; dg++)
         for (let db = 0; db < 2; db++) {
           const w = (dr ? rf : 1 - rf) * (dg ? gf : 1 - gf) * (db ? bf : 1 - bf);
           if (w === 0) continue;
-          const ri = Math.min(7, r0 + dr);
-          const gi = Math.min(7, g0 + dg);
-          const bi = Math.min(7, b0 + db);
+          const ri = r0 + dr > 7 ? 7 : r0 + dr;
+          const gi = g0 + dg > 7 ? 7 : g0 + dg;
+          const bi = b0 + db > 7 ? 7 : b0 + db;
           colour[(ri * 8 + gi) * 8 + bi] += w;
         }
   }
@@ -119,11 +133,16 @@ export async function imageEmbedding(bytes: Buffer): Promise<number[]> {
   return vector.map((v) => Math.round((v / norm) * 1e6) / 1e6);
 }
 
-/** The lower of the two bins a channel value falls between (8 bins of 32), and the share of the upper one. */
-function bin(value: number): [number, number] {
+/**
+ * The lower of the two bins a channel value falls between (8 bins of 32), and
+ * the share of the upper one, into lower[k] and upper[k] (no array per call:
+ * this runs three times per pixel).
+ */
+function bin(value: number, k: number, lower: Int32Array, upper: Float64Array): void {
   const t = Math.max(0, value / 32 - 0.5);
-  const lower = Math.min(7, Math.floor(t));
-  return [lower, lower === 7 ? 0 : t - lower];
+  const l = Math.min(7, Math.floor(t));
+  lower[k] = l;
+  upper[k] = l === 7 ? 0 : t - l;
 }
 
 /** The block L2-normalised and scaled by √weight (all zeros stays zeros). */
@@ -139,9 +158,9 @@ function scaled(block: Float64Array, weight: number): number[] {
  * The embedding of an asset's bytes, or none when they cannot be read: an
  * embedding is an extra, and never the reason an asset is not created.
  */
-export async function tryImageEmbedding(bytes: Buffer): Promise<number[] | undefined> {
+export async function tryImageEmbedding(bytes: Buffer, pixels?: ImagePixels): Promise<number[] | undefined> {
   try {
-    return await imageEmbedding(bytes);
+    return await imageEmbedding(bytes, pixels);
   } catch {
     return undefined;
   }

@@ -70,24 +70,27 @@ export class CreateJobOutputs {
       if (!isAssetType(output.assetType))
         throw new UnusableOutput(`output ${i} of the job has an unknown asset type ${output.assetType}`);
     }
-    for (const parentId of new Set(
-      data.outputs.map((o) => o.parentAssetId).filter((p): p is string => !!p),
-    )) {
-      const parent = await tx.asset.findFirst({
-        where: { id: parentId, projectId: tenant.projectId },
-        select: { id: true },
-      });
-      if (!parent)
+    const parentIds = [...new Set(data.outputs.map((o) => o.parentAssetId).filter((p): p is string => !!p))];
+    // One read for both: the job's outputs made by an earlier delivery, and the parents still in the project.
+    const rows = await tx.asset.findMany({
+      where: {
+        OR: [
+          { jobId },
+          ...(parentIds.length ? [{ id: { in: parentIds }, projectId: tenant.projectId }] : []),
+        ],
+      },
+      select: { id: true, projectId: true, jobId: true, outputIndex: true },
+    });
+    const found = new Set(rows.filter((a) => a.projectId === tenant.projectId).map((a) => a.id));
+    for (const parentId of parentIds) {
+      if (!found.has(parentId))
         throw new UnusableOutput(
           `the input asset ${parentId} was deleted before the job's outputs could be stored`,
         );
     }
     // Everything is read and checked before the first row is written, so a refused output
     // never leaves its siblings behind as assets of a failed job.
-    const existing = await tx.asset.findMany({
-      where: { jobId },
-      select: { id: true, projectId: true, outputIndex: true },
-    });
+    const existing = rows.filter((a) => a.jobId === jobId);
     if (existing.some((a) => a.projectId !== tenant.projectId))
       throw new Error(`job ${jobId} has outputs in another project`);
     const made = new Map(existing.map((a) => [a.outputIndex, a.id]));

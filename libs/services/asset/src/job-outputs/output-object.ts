@@ -91,7 +91,8 @@ export async function describeOutput(
     renditionKey = renditionKeyOf(key);
     await store.put(renditionKey, rendition, { contentType: 'image/webp', contentLength: rendition.length });
   }
-  const embedding = options.embed ? await tryImageEmbedding(bytes) : undefined;
+  // The probe's decoded pixels (8-bit PNGs, what the image engine writes) serve both: one decode per output.
+  const embedding = options.embed ? await tryImageEmbedding(bytes, image.pixels) : undefined;
   return {
     kind: 'image',
     mimeType: image.mimeType,
