@@ -36,7 +36,16 @@ export async function primeConsumerGroups(
   }
   await Promise.all(
     groupIds.map(async (groupId) => {
-      const consumer = kafka.consumer({ groupId, allowAutoTopicCreation: false });
+      const consumer = kafka.consumer({
+        groupId,
+        allowAutoTopicCreation: false,
+        // disconnect() waits for the fetch in flight (kafkajs' default wait: 5 s).
+        maxWaitTimeInMs: 100,
+        // The mock broker holds the app's first join for about this member's session timeout
+        // (less 1 s) even after it left: 30 s by default, 3 s with this.
+        sessionTimeout: 4_000,
+        heartbeatInterval: 1_000,
+      });
       const joined = new Promise<void>((resolve) => consumer.on(consumer.events.GROUP_JOIN, () => resolve()));
       await consumer.connect();
       try {

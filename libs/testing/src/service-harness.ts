@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { IDENTITY_SCHEMA } from '@genasset/identity';
 import { migrate, PostgresConnection } from '@genasset/persistence';
 import { runProcess, type RunningProcess, type ServiceDescriptor } from '@genasset/runtime';
+import { primeConsumerGroups } from './consumer-groups';
 import { createTestDatabase, type TestDatabase } from './test-database';
 import { s3Env, testServices } from './test-services';
 import { waitFor } from './wait-for';
@@ -52,15 +53,32 @@ const basic = (key: string, secret: string) => `Basic ${Buffer.from(`${key}:${se
  * Runs services in this test process exactly as an app does (`runProcess`),
  * on a fresh migrated database of the real PostgreSQL, the real broker (with a
  * consumer-group prefix of its own so parallel test files never share groups)
- * and the real S3 server; resolves once `/readyz` is green (consumers joined).
+ * and the real S3 server (the groups primed at the topics' ends); resolves once
+ * `/readyz` is green (consumers joined).
  */
 export async function startServiceHarness(options: HarnessOptions): Promise<ServiceHarness> {
   const services = testServices();
-  const database = await createTestDatabase('harness');
-  const db = new PostgresConnection(database.url, { poolSize: 4 });
-  for (const definition of [IDENTITY_SCHEMA, ...options.services.map((s) => s.schema)]) await migrate(db, definition);
-  const adminToken = `adm_${randomBytes(18).toString('base64url')}`;
   const kafka = (options.transport ?? 'kafka') === 'kafka';
+  const groupPrefix = `test-${randomBytes(4).toString('hex')}.`;
+  // Fresh groups must neither replay other test files' facts nor skip any of this file's own.
+  // KAFKA_FROM_BEGINNING=false did the first, not the second: a partition whose start offset
+  // is resolved late (after a fetch error kafkajs recovers from silently, or a rebalance)
+  // starts at the *latest* offset and skips what was produced meanwhile: the likely cause of
+  // a CI run where a job's work never reached the worker. Offsets committed at the topics'
+  // ends before the app starts give every partition an exact start; priming runs alongside
+  // the database setup.
+  const setUpDatabase = async () => {
+    const database = await createTestDatabase('harness');
+    const db = new PostgresConnection(database.url, { poolSize: 4 });
+    for (const definition of [IDENTITY_SCHEMA, ...options.services.map((s) => s.schema)]) await migrate(db, definition);
+    return { database, db };
+  };
+  const groups = options.services.map((s) => `${groupPrefix}${s.name}`);
+  const [{ database, db }] = await Promise.all([
+    setUpDatabase(),
+    kafka ? primeConsumerGroups(services.kafkaBrokers, groups) : undefined,
+  ]);
+  const adminToken = `adm_${randomBytes(18).toString('base64url')}`;
   const env: NodeJS.ProcessEnv = {
     ...process.env,
     NODE_ENV: 'test',
@@ -70,9 +88,8 @@ export async function startServiceHarness(options: HarnessOptions): Promise<Serv
     DATABASE_URL: database.url,
     DATABASE_POOL_SIZE: '8',
     KAFKA_BROKERS: kafka ? services.kafkaBrokers.join(',') : '',
-    KAFKA_GROUP_PREFIX: `test-${randomBytes(4).toString('hex')}.`,
-    // A fresh group must not replay other test files' facts; the harness waits until it has joined.
-    KAFKA_FROM_BEGINNING: 'false',
+    // Consumer groups are named after the consuming service (KAFKA_GROUP_PREFIX + name).
+    KAFKA_GROUP_PREFIX: groupPrefix,
     ...s3Env(services.s3),
     ADMIN_TOKEN: adminToken,
     SHUTDOWN_GRACE: '10s',
