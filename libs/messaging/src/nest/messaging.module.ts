@@ -3,7 +3,7 @@ import { Module, type DynamicModule } from '@nestjs/common';
 import { buildEventRegistry } from '@genasset/contracts';
 import { DEFAULT_HANDLER_RETRY } from '../core/backoff';
 import type { Publisher } from '../core/messages';
-import type { TransactionalClient } from '../core/sql-client';
+import { driverTransactionalClient, type TransactionalClient } from '../core/sql-client';
 import { ConsumerRegistry } from '../consumer/consumer-registry';
 import type { EventServerSettings } from '../consumer/event-server';
 import { InProcessBus } from '../in-process/in-process-bus';
@@ -88,7 +88,19 @@ export class MessagingModule {
             root: MessagingModuleOptions,
             connection?: DatabaseConnection,
           ) => {
-            if (options.consumer) registry.register({ consumer: options.consumer, schema, client });
+            if (options.consumer) {
+              const driver = options.consumerTransactions === 'driver' && connection;
+              registry.register({
+                consumer: options.consumer,
+                schema,
+                client: driver
+                  ? driverTransactionalClient({
+                      query: (sql, params) => connection.query(sql, params),
+                      transaction: (fn) => connection.transaction(fn),
+                    })
+                  : client,
+              });
+            }
             const relay = new OutboxRelay(client, publisher, {
               ...root.relay,
               ...options.relay,

@@ -40,6 +40,13 @@ export interface ServiceMessagingOptions {
   readonly producer: string;
   /** Consumer name of the service's event handlers (`@OnEvent(topic, { consumer })`); omit for a producer-only service. */
   readonly consumer?: string;
+  /**
+   * Where the consumer's transactions run: `prisma` (default), the handlers' `ctx.tx` a Prisma
+   * transaction client; `driver`, on the process's `DatabaseConnection`, `ctx.tx` a `SqlClient`
+   * (raw SQL only): for hot consumers whose handlers need no ORM. Falls back to Prisma where
+   * the process has no `DatabaseConnection`.
+   */
+  readonly consumerTransactions?: 'prisma' | 'driver';
   /** Token of the service's Prisma client (its transactions carry handler effects and outbox writes). */
   readonly prismaToken: InjectionToken;
   /** Modules that export `prismaToken`, when it is not global. */

@@ -22,6 +22,8 @@ import { WEBHOOK_SCHEMA, WEBHOOK_SERVICE } from './webhook.schema';
       schema: WEBHOOK_SCHEMA.schema,
       producer: WEBHOOK_SERVICE,
       consumer: WEBHOOK_SERVICE,
+      // The intake is raw SQL, thousands of facts a second: its transactions skip the ORM.
+      consumerTransactions: 'driver',
       prismaToken: WebhookPrisma,
       imports: [WebhookDataModule],
     }),

@@ -1,8 +1,8 @@
 import { Injectable } from '@nestjs/common';
+import type { SqlClient } from '@genasset/messaging';
 import { DELIVERIES_CHANNEL } from '../deliveries/delivery-wakeup';
 import type { OwnerType } from '../owners/webhook-owner';
 import { WEBHOOK_SCHEMA } from '../webhook.schema';
-import type { WebhookTx } from '../webhook.prisma';
 
 export interface EventTarget {
   /** Index of the event in the batch. */
@@ -36,7 +36,7 @@ export interface LeasedDelivery {
 const schema = `"${WEBHOOK_SCHEMA.schema}"`;
 
 // Rows travel as one JSON array: one statement per batch whatever its size,
-// and the same through every Prisma driver adapter (pg and PGlite).
+// and the same on every driver (pg and PGlite).
 const MATCH_SQL = `
   SELECT f.i AS event, e.id AS "endpointId", e.url, e.secret_ciphertext AS "secretCiphertext"
     FROM jsonb_to_recordset($1::jsonb) AS f(i int, owner_type text, owner_id text, type text)
@@ -72,7 +72,7 @@ const INSERT_SQL = `
 export class DeliveryIntakeRepository {
   /** Enabled endpoints of each event's owner subscribed to its type or to `*`. Paused endpoints match nothing. */
   async matchEndpoints(
-    tx: WebhookTx,
+    tx: SqlClient,
     events: readonly { ownerType: OwnerType; ownerId: string; type: string }[],
   ): Promise<EventTarget[]> {
     const rows = events.map((e, i) => ({ i, owner_type: e.ownerType, owner_id: e.ownerId, type: e.type }));
@@ -83,7 +83,7 @@ export class DeliveryIntakeRepository {
    * Status `created`, due now; wakes the delivery workers for the unleased.
    * Returns the leased ones that were written (not those that existed before).
    */
-  async insert(tx: WebhookTx, deliveries: readonly NewDelivery[]): Promise<LeasedDelivery[]> {
+  async insert(tx: SqlClient, deliveries: readonly NewDelivery[]): Promise<LeasedDelivery[]> {
     if (deliveries.length === 0) return [];
     const rows = deliveries.map((d) => ({
       id: d.id,

@@ -6,10 +6,9 @@ import {
   type EventEnvelope,
   type JobLifecycleData,
 } from '@genasset/contracts';
-import { EventContext, OnEvent } from '@genasset/messaging';
+import { EventContext, OnEvent, type SqlClient } from '@genasset/messaging';
 import { publicJobEvent, publicTeamEvent } from '../event-catalog';
 import { WEBHOOK_SERVICE } from '../webhook.schema';
-import type { WebhookTx } from '../webhook.prisma';
 import { RecordDeliveries } from './record-deliveries.use-case';
 
 /**
@@ -24,7 +23,7 @@ export class IntakeController {
   @OnEvent(TOPICS.jobLifecycle, { consumer: WEBHOOK_SERVICE, batch: true })
   async jobLifecycle(
     @Payload() envelopes: EventEnvelope<JobLifecycleData>[],
-    @Ctx() ctx: EventContext<WebhookTx>,
+    @Ctx() ctx: EventContext<SqlClient>,
   ): Promise<void> {
     await this.recordDeliveries.execute(ctx, envelopes.map(publicJobEvent));
   }
@@ -32,7 +31,7 @@ export class IntakeController {
   @OnEvent(TOPICS.teamAlerts, { consumer: WEBHOOK_SERVICE, batch: true })
   async teamAlerts(
     @Payload() envelopes: EventEnvelope<CreditThresholdCrossedData>[],
-    @Ctx() ctx: EventContext<WebhookTx>,
+    @Ctx() ctx: EventContext<SqlClient>,
   ): Promise<void> {
     await this.recordDeliveries.execute(ctx, envelopes.map(publicTeamEvent));
   }

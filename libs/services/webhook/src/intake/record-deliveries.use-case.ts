@@ -1,10 +1,9 @@
 import { Inject, Injectable, Optional } from '@nestjs/common';
 import { prefixedId } from '@genasset/contracts';
-import type { EventContext } from '@genasset/messaging';
+import type { EventContext, SqlClient } from '@genasset/messaging';
 import { currentTraceHeaders } from '@genasset/observability';
 import { DELIVERY_HANDOFF, type DeliveryHandoffPort } from '../dispatch/delivery-handoff';
 import { eventBody, type PublicEvent } from '../event-catalog';
-import type { WebhookTx } from '../webhook.prisma';
 import { DeliveryIntakeRepository, type EventTarget, type NewDelivery } from './delivery-intake.repository';
 
 /**
@@ -23,7 +22,7 @@ export class RecordDeliveries {
   ) {}
 
   async execute(
-    ctx: EventContext<WebhookTx>,
+    ctx: EventContext<SqlClient>,
     candidates: readonly (PublicEvent | undefined)[],
   ): Promise<number> {
     const events = candidates.filter((e): e is PublicEvent => e !== undefined);
