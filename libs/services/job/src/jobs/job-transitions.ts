@@ -66,7 +66,7 @@ export class JobTransitions {
         return {
           kind: 'applied',
           from: job.status as JobStatus,
-          job: await this.jobs.apply(tx, jobId, { progress: decision.progress, at }),
+          job: await this.jobs.apply(tx, job, { progress: decision.progress, at }),
         };
     }
 
@@ -78,7 +78,7 @@ export class JobTransitions {
         : [];
     }
     if (occurrence.type === 'fail') change.failureReason = occurrence.reason;
-    const updated = await this.jobs.apply(tx, jobId, change);
+    const updated = await this.jobs.apply(tx, job, change);
 
     const facts: EventEnvelope[] = [];
     if (decision.started) facts.push(this.outbox.event(JobStarted, lifecycleData(updated)));
