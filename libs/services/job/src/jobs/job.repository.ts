@@ -92,6 +92,23 @@ const LOCK_SQL = `
    WHERE j.id = $1
      FOR UPDATE OF j`;
 
+// A key already used in the project inserts nothing (and returns no row): the unique index arbitrates
+// concurrent creates, the later one waiting for the earlier to commit or roll back.
+const INSERT_SQL = `
+  WITH j AS (
+    INSERT INTO jobs.jobs (id, job_type, kind, status, team_id, project_id, author_id, model_id, input,
+                           creative_units_cost, idempotency_key, hide_results, created_at, updated_at)
+    VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9::jsonb, $10::int, $11, $12::boolean, $13::timestamptz, $13::timestamptz)
+    ON CONFLICT (project_id, idempotency_key) DO NOTHING
+    RETURNING *
+  ), h AS (
+    INSERT INTO jobs.job_status_history (job_id, status, date)
+    SELECT id, status, created_at FROM j
+    RETURNING id, job_id, status, date
+  )
+  SELECT ${JOB_COLUMNS}, (SELECT ${historyJson('h')} FROM h) AS entry
+    FROM j`;
+
 // $4 status (null: progress only), $5 output (json), $6 assetIds (json array), $7 failure reason: null leaves each as it is.
 const APPLY_SQL = `
   WITH j AS (
@@ -123,18 +140,31 @@ export class JobRepository {
     return this.prisma.$transaction(work);
   }
 
-  insert(tx: JobTx, job: NewJob): Promise<JobRecord> {
-    const { at, input, ...fields } = job;
-    return tx.job.create({
-      data: {
-        ...fields,
-        input: input as Prisma.InputJsonObject,
-        createdAt: at,
-        updatedAt: at,
-        history: { create: [{ status: job.status, date: at }] },
-      },
-      include: WITH_HISTORY,
-    });
+  /**
+   * The job and its first history entry, returned as stored: one statement, where Prisma's nested
+   * create with its include took four. A key already used in the project throws
+   * `IdempotencyConflict` (the transaction must roll back; see `isIdempotencyConflict`).
+   */
+  async insert(tx: JobTx, job: NewJob): Promise<JobRecord> {
+    const rows = await tx.$queryRawUnsafe<(JobRow & { entry: HistoryJson })[]>(
+      INSERT_SQL,
+      job.id,
+      job.jobType,
+      job.kind,
+      job.status,
+      job.teamId,
+      job.projectId,
+      job.authorId ?? null,
+      job.modelId ?? null,
+      JSON.stringify(job.input),
+      job.creativeUnitsCost,
+      job.idempotencyKey ?? null,
+      job.hideResults,
+      job.at.toISOString(),
+    );
+    if (rows.length === 0) throw new IdempotencyConflict(job.projectId);
+    const { entry, ...row } = rows[0];
+    return { ...row, history: [historyEntry(entry)] };
   }
 
   /**
@@ -218,6 +248,13 @@ function scopeWhere(scope: JobScope): Prisma.JobWhereInput {
 }
 
 /** A unique violation on (project_id, idempotency_key): a concurrent create with the same key won. */
+/** A create whose idempotency key the project already used (another create committed it first). */
+export class IdempotencyConflict extends Error {
+  constructor(projectId: string) {
+    super(`idempotency key already used in project ${projectId}`);
+  }
+}
+
 export function isIdempotencyConflict(error: unknown): boolean {
-  return error instanceof Prisma.PrismaClientKnownRequestError && error.code === 'P2002';
+  return error instanceof IdempotencyConflict;
 }
