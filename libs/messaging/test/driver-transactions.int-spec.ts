@@ -1,26 +1,19 @@
-import { PgliteConnection, PostgresConnection, type DatabaseConnection } from '@genasset/persistence';
-import { createTestDatabase, type TestDatabase } from '@genasset/testing';
+import type { DatabaseConnection } from '@genasset/persistence';
+import { DATABASE_KINDS, openTestConnection, type TestConnection } from '@genasset/testing';
 import { driverTransactionalClient, type TransactionalClient } from '../src';
 
 // Consumers with consumerTransactions: 'driver' run their handlers in these transactions:
 // all or nothing, like Prisma's, and bounded by the same timeout.
-describe.each([
-  ['PostgreSQL', 'postgres'],
-  ['PGlite', 'pglite'],
-] as const)('driverTransactionalClient on %s', (_name, kind) => {
-  let database: TestDatabase | undefined;
+describe.each(DATABASE_KINDS)('driverTransactionalClient on %s', (_name, kind) => {
+  let connection: TestConnection | undefined;
   let db: DatabaseConnection;
   let client: TransactionalClient;
   const rows = async () =>
     (await db.query<{ v: string }>('SELECT v FROM driver_tx ORDER BY v')).map((r) => r.v);
 
   beforeAll(async () => {
-    if (kind === 'postgres') {
-      database = await createTestDatabase('driver_tx');
-      db = new PostgresConnection(database.url, { poolSize: 2 });
-    } else {
-      db = await PgliteConnection.open();
-    }
+    connection = await openTestConnection(kind, 'driver_tx', { poolSize: 2 });
+    db = connection.db;
     await db.query('CREATE TABLE driver_tx (v text PRIMARY KEY)');
     client = driverTransactionalClient({
       query: (sql, params) => db.query(sql, params),
@@ -28,10 +21,7 @@ describe.each([
     });
   });
   afterEach(() => db.query('DELETE FROM driver_tx'));
-  afterAll(async () => {
-    await db?.close();
-    await database?.drop();
-  });
+  afterAll(() => connection?.close());
 
   it('commits every statement of the callback and returns its result', async () => {
     const result = await client.$transaction(async (tx) => {

@@ -1,28 +1,16 @@
-import { createTestDatabase, type TestDatabase } from '@genasset/testing';
+import { DATABASE_KINDS, openTestConnection, type TestConnection } from '@genasset/testing';
 import type { DatabaseConnection } from '../src/database';
-import { PgliteConnection } from '../src/pglite-connection';
-import { PostgresConnection } from '../src/postgres-connection';
 
 // withSettings pins settings for its own statements only: the connection's other sessions keep theirs.
-describe.each([
-  ['PostgreSQL', 'postgres'],
-  ['PGlite', 'pglite'],
-] as const)('DatabaseConnection.withSettings on %s', (_name, kind) => {
-  let database: TestDatabase | undefined;
+describe.each(DATABASE_KINDS)('DatabaseConnection.withSettings on %s', (_name, kind) => {
+  let connection: TestConnection | undefined;
   let db: DatabaseConnection;
 
   beforeAll(async () => {
-    if (kind === 'postgres') {
-      database = await createTestDatabase('session_settings');
-      db = new PostgresConnection(database.url, { poolSize: 2 });
-    } else {
-      db = await PgliteConnection.open();
-    }
+    connection = await openTestConnection(kind, 'session_settings', { poolSize: 2 });
+    db = connection.db;
   });
-  afterAll(async () => {
-    await db?.close();
-    await database?.drop();
-  });
+  afterAll(() => connection?.close());
 
   it('runs every statement under the settings and leaves the other sessions alone', async () => {
     const pinned = db.withSettings({ enable_seqscan: 'off', work_mem: '8MB' });

@@ -1,5 +1,6 @@
 export { s3Env, testServices, type TestServices } from './test-services';
 export { createTestDatabase, type TestDatabase } from './test-database';
+export { DATABASE_KINDS, openTestConnection, type DatabaseKind, type TestConnection } from './test-connection';
 export { brokerControl } from './broker-control';
 export { primeConsumerGroups } from './consumer-groups';
 export { waitFor } from './wait-for';

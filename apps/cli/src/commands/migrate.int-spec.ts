@@ -1,34 +1,30 @@
 import { MESSAGING_TABLES } from '@genasset/messaging';
-import { migrate, PgliteConnection, PostgresConnection, type DatabaseConnection } from '@genasset/persistence';
+import { migrate, type DatabaseConnection } from '@genasset/persistence';
 import { ALL_SCHEMAS } from '@genasset/service-catalog';
-import { actualShape, createTestDatabase, expectedShape, type TestDatabase } from '@genasset/testing';
+import {
+  actualShape,
+  DATABASE_KINDS,
+  expectedShape,
+  openTestConnection,
+  type TestConnection,
+} from '@genasset/testing';
 
 /**
  * Migrations are hand-written SQL (Prisma 7's migrate cannot run here), so this
  * proves, on both drivers, that they build exactly the tables, columns, types,
  * nullability and unique indexes each Prisma schema describes.
  */
-describe.each([
-  ['PostgreSQL', 'postgres'],
-  ['PGlite', 'pglite'],
-] as const)('migrations on %s', (_label, kind) => {
-  let database: TestDatabase | undefined;
+describe.each(DATABASE_KINDS)('migrations on %s', (_label, kind) => {
+  let opened: TestConnection | undefined;
   let connection: DatabaseConnection;
 
   beforeAll(async () => {
-    if (kind === 'postgres') {
-      database = await createTestDatabase('migrate');
-      connection = new PostgresConnection(database.url);
-    } else {
-      connection = await PgliteConnection.open();
-    }
+    opened = await openTestConnection(kind, 'migrate');
+    connection = opened.db;
     for (const definition of ALL_SCHEMAS) await migrate(connection, definition);
   });
 
-  afterAll(async () => {
-    await connection.close();
-    await database?.drop();
-  });
+  afterAll(() => opened?.close());
 
   it.each(ALL_SCHEMAS.map((d) => [d.schema, d] as const))('schema %s matches its Prisma schema', async (_name, definition) => {
     expect(definition.prismaSchema).toBeDefined();
