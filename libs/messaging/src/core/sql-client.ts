@@ -44,8 +44,9 @@ export function rawSqlClient(query: RawQuery): SqlClient {
 
 /**
  * A `TransactionalClient` on the driver (`DatabaseConnection` of @genasset/persistence) instead of
- * the ORM, for consumers whose handlers only send raw SQL: each statement costs a driver round trip
- * rather than an ORM's, which is several times more CPU per statement and per returned row.
+ * the ORM, for consumers whose handlers only send raw SQL: each statement is a driver round trip,
+ * without the ORM's per-statement and per-row work (the webhook intake: 6–7 % of the dispatcher's
+ * CPU, bench/webhooks/README.md).
  * `timeout` bounds the whole transaction as Prisma's does: past it the transaction fails and rolls
  * back, and any later statement of the handler is refused rather than run outside it.
  */

@@ -57,7 +57,10 @@ export interface JobCursor {
 
 const WITH_HISTORY = { history: { orderBy: { id: 'asc' } } } as const satisfies Prisma.JobInclude;
 
-/** A job row as `Job` names its fields (what Prisma's raw queries return for these types). */
+/**
+ * A job row as `Job` names its fields (what Prisma's raw queries return for these types). JOB_COLUMNS
+ * must name every column of the model: test/job-repository.int-spec.ts compares with Prisma's reads.
+ */
 type JobRow = Job;
 /** A history entry as json_build_object renders it. */
 interface HistoryJson {
