@@ -34,30 +34,52 @@ export async function primeConsumerGroups(
   } finally {
     await admin.disconnect();
   }
-  await Promise.all(
-    groupIds.map(async (groupId) => {
-      const consumer = kafka.consumer({
-        groupId,
-        allowAutoTopicCreation: false,
-        // disconnect() waits for the fetch in flight (kafkajs' default wait: 5 s).
-        maxWaitTimeInMs: 100,
-        // The mock broker holds the app's first join for about this member's session timeout
-        // (less 1 s) even after it left: 30 s by default, 3 s with this.
-        sessionTimeout: 4_000,
-        heartbeatInterval: 1_000,
-      });
-      const joined = new Promise<void>((resolve) => consumer.on(consumer.events.GROUP_JOIN, () => resolve()));
+  await Promise.all(groupIds.map((groupId) => commitWithRetries(kafka, groupId, topics, offsets)));
+}
+
+/**
+ * Joins `groupId` with a short-lived member and commits `offsets`. On a loaded machine the join
+ * can be slow and the commit can meet a rebalance: up to 3 tries, each bounded, before failing
+ * with the reason (rather than hanging the test that primes).
+ */
+async function commitWithRetries(
+  kafka: Kafka,
+  groupId: string,
+  topics: string[],
+  offsets: { topic: string; partition: number; offset: string }[],
+): Promise<void> {
+  for (let attempt = 1; ; attempt++) {
+    const consumer = kafka.consumer({
+      groupId,
+      allowAutoTopicCreation: false,
+      // disconnect() waits for the fetch in flight (kafkajs' default wait: 5 s).
+      maxWaitTimeInMs: 100,
+      // The mock broker holds the app's first join for about this member's session timeout
+      // (less 1 s) even after it left: 30 s by default, 3 s with this.
+      sessionTimeout: 4_000,
+      heartbeatInterval: 1_000,
+    });
+    let timer: NodeJS.Timeout | undefined;
+    const joined = new Promise<void>((resolve, reject) => {
+      consumer.on(consumer.events.GROUP_JOIN, () => resolve());
+      timer = setTimeout(() => reject(new Error(`no group join within 30 s`)), 30_000);
+    });
+    try {
       await consumer.connect();
-      try {
-        await consumer.subscribe({ topics, fromBeginning: false });
-        await consumer.run({ autoCommit: false, eachBatch: async () => undefined });
-        await joined;
-        await consumer.commitOffsets(offsets);
-      } finally {
-        await consumer.disconnect();
-      }
-    }),
-  );
+      await consumer.subscribe({ topics, fromBeginning: false });
+      await consumer.run({ autoCommit: false, eachBatch: async () => undefined });
+      await joined;
+      await consumer.commitOffsets(offsets);
+      return;
+    } catch (error) {
+      if (attempt >= 3)
+        throw new Error(`priming ${groupId}: ${error instanceof Error ? error.message : String(error)}`);
+    } finally {
+      clearTimeout(timer);
+      joined.catch(() => undefined);
+      await consumer.disconnect().catch(() => undefined);
+    }
+  }
 }
 
 /** The end offsets of one topic, asked again a few times if kafkajs' metadata misses it. */
