@@ -21,6 +21,10 @@ async function main(): Promise<void> {
     produce: false,
     consume: { consumer: env.BENCH_CONSUMER!, prefix: env.BENCH_PREFIX! },
     batchHandler: env.BENCH_HANDLER !== 'event',
+    // The batch handler is raw SQL only: its transactions run on the driver, as the webhook
+    // intake's do (BENCH_CONSUMER_TX=prisma for the ORM's). The per-event handler uses Prisma's model API.
+    consumerTransactions:
+      env.BENCH_HANDLER === 'event' ? 'prisma' : env.BENCH_CONSUMER_TX === 'prisma' ? 'prisma' : 'driver',
     messaging: {
       transport: 'kafka',
       brokers: env.KAFKA_BROKERS!.split(','),

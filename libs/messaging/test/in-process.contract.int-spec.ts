@@ -11,7 +11,7 @@ jest.setTimeout(180_000);
 // Embedded-mode transport on a PostgreSQL test database (PGlite itself needs
 // --experimental-vm-modules under Jest; embedded-pglite.int-spec.ts runs the
 // same flow on PGlite in a child process). Dead letters land in the table.
-transportContract('in-process', async () => {
+const inProcess = (consumerTransactions: 'prisma' | 'driver') => async () => {
   const prefix = `ip${randomBytes(3).toString('hex')}`;
   const db = await createTestDatabase('msg_inproc_contract');
   const connection = new PostgresConnection(db.url);
@@ -22,6 +22,7 @@ transportContract('in-process', async () => {
     connection,
     produce: true,
     consume: { consumer: 'probe-sink', prefix, attempts, settled },
+    consumerTransactions,
     messaging: { transport: 'in-process', clientId: 'contract', retry: CONTRACT_RETRY },
     logger: false,
   });
@@ -42,4 +43,9 @@ transportContract('in-process', async () => {
       await db.drop();
     },
   };
-});
+};
+
+transportContract('in-process', inProcess('prisma'));
+// The same contract with the consumer's transactions on the driver (`consumerTransactions:
+// 'driver'`): the handler's effect, inbox marks, retries and dead letters behave the same.
+transportContract('in-process, driver transactions', inProcess('driver'));

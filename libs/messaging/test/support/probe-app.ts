@@ -35,6 +35,8 @@ export interface ProbeAppOptions {
   readonly consume?: ProbeHandlerOptions;
   /** Use the batch handler (one statement per delivery batch) instead of the per-event one. */
   readonly batchHandler?: boolean;
+  /** Where the consuming service's transactions run (`MessagingModule.forService`; default Prisma). */
+  readonly consumerTransactions?: 'prisma' | 'driver';
   /** Wraps the sink's Prisma client (the kill switch wraps `$transaction`). */
   readonly wrapSinkClient?: (client: PrismaClient) => PrismaClient;
   readonly logger?: LoggerService | false;
@@ -88,6 +90,7 @@ export async function startProbeApp(options: ProbeAppOptions): Promise<ProbeApp>
         schema: SINK_SCHEMA,
         producer: 'probe-consumer',
         consumer: consume?.consumer,
+        consumerTransactions: options.consumerTransactions,
         prismaToken: SINK_PRISMA,
         imports: [SinkPrismaModule],
       }),
