@@ -43,44 +43,58 @@ export function rawSqlClient(query: RawQuery): SqlClient {
 }
 
 /**
+ * `fn` in one raw transaction, bounded by `timeoutMs` as Prisma bounds its own: past it the
+ * transaction fails and rolls back, and any later statement of `fn` is refused rather than run
+ * outside it. Used by the outbox relay and by driver-run consumers.
+ */
+export function boundedRawTransaction<R>(
+  transaction: RawTransaction,
+  fn: (tx: SqlClient) => Promise<R>,
+  timeoutMs?: number,
+): Promise<R> {
+  return transaction(async (query) => {
+    let open = true;
+    const tx = rawSqlClient((sql, params) =>
+      open
+        ? query(sql, params)
+        : Promise.reject(new Error('the transaction has ended (timed out): statement not run')),
+    );
+    const work = fn(tx);
+    let timer: NodeJS.Timeout | undefined;
+    const expired = timeoutMs
+      ? new Promise<never>((_, reject) => {
+          timer = setTimeout(
+            () => reject(new Error(`transaction timed out after ${timeoutMs} ms`)),
+            timeoutMs,
+          );
+        })
+      : undefined;
+    try {
+      return await (expired ? Promise.race([work, expired]) : work);
+    } finally {
+      open = false;
+      clearTimeout(timer);
+      work.catch(() => undefined);
+    }
+  });
+}
+
+/**
  * A `TransactionalClient` on the driver (`DatabaseConnection` of @genasset/persistence) instead of
  * the ORM, for consumers whose handlers only send raw SQL: each statement is a driver round trip,
  * without the ORM's per-statement and per-row work (the webhook intake: 6–7 % of the dispatcher's
- * CPU, bench/webhooks/README.md).
- * `timeout` bounds the whole transaction as Prisma's does: past it the transaction fails and rolls
- * back, and any later statement of the handler is refused rather than run outside it.
+ * CPU, bench/webhooks/README.md). As with `rawSqlClient`, `$executeRawUnsafe` resolves to the
+ * number of rows the statement *returned* (add `RETURNING` to count), not Prisma's affected rows.
  */
 export function driverTransactionalClient(db: {
   query: RawQuery;
   transaction: RawTransaction;
 }): TransactionalClient {
   return {
-    ...rawSqlClient(db.query),
+    // Called as methods: `db` is usually a connection object whose methods use `this`.
+    ...rawSqlClient((sql, params) => db.query(sql, params)),
     $transaction: <R>(fn: (tx: SqlClient) => Promise<R>, options?: TransactionOptions) =>
-      db.transaction(async (query) => {
-        let open = true;
-        const guarded: RawQuery = (sql, params) => {
-          if (!open)
-            return Promise.reject(new Error('the transaction has ended (timed out): statement not run'));
-          return query(sql, params);
-        };
-        const work = fn(rawSqlClient(guarded));
-        if (!options?.timeout) return work.finally(() => (open = false));
-        let timer: NodeJS.Timeout | undefined;
-        const expired = new Promise<never>((_, reject) => {
-          timer = setTimeout(
-            () => reject(new Error(`transaction timed out after ${options.timeout} ms`)),
-            options.timeout,
-          );
-        });
-        try {
-          return await Promise.race([work, expired]);
-        } finally {
-          open = false;
-          clearTimeout(timer);
-          work.catch(() => undefined);
-        }
-      }),
+      boundedRawTransaction((work) => db.transaction(work), fn, options?.timeout),
   };
 }
 

@@ -93,12 +93,7 @@ export class MessagingModule {
               registry.register({
                 consumer: options.consumer,
                 schema,
-                client: driver
-                  ? driverTransactionalClient({
-                      query: (sql, params) => connection.query(sql, params),
-                      transaction: (fn) => connection.transaction(fn),
-                    })
-                  : client,
+                client: driver ? driverTransactionalClient(connection) : client,
               });
             }
             const relay = new OutboxRelay(client, publisher, {

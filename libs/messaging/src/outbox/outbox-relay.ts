@@ -3,7 +3,7 @@ import { backoffDelay, errorMessage, sleep } from '../core/backoff';
 import type { Publisher } from '../core/messages';
 import { outboxChannel } from '../core/messaging-tables';
 import {
-  rawSqlClient,
+  boundedRawTransaction,
   type RawTransaction,
   type SqlClient,
   type TransactionalClient,
@@ -188,24 +188,7 @@ export class OutboxRelay {
   private inTransaction<T>(fn: (tx: SqlClient) => Promise<T>): Promise<T> {
     if (!this.rawTransaction)
       return this.client.$transaction(fn, { timeout: this.transactionTimeoutMs, maxWait: 10_000 });
-    const timeoutMs = this.transactionTimeoutMs;
-    return this.rawTransaction((query) => {
-      let open = true;
-      let timer: NodeJS.Timeout | undefined;
-      const tx = rawSqlClient((sql, params) =>
-        open ? query(sql, params) : Promise.reject(new Error('relay transaction already closed')),
-      );
-      const expired = new Promise<never>((_, reject) => {
-        timer = setTimeout(
-          () => reject(new Error(`relay transaction timed out after ${timeoutMs} ms`)),
-          timeoutMs,
-        );
-      });
-      return Promise.race([fn(tx), expired]).finally(() => {
-        open = false;
-        clearTimeout(timer);
-      });
-    });
+    return boundedRawTransaction(this.rawTransaction, fn, this.transactionTimeoutMs);
   }
 
   private async run(signal: AbortSignal): Promise<void> {
