@@ -57,11 +57,6 @@ export interface JobCursor {
 
 const WITH_HISTORY = { history: { orderBy: { id: 'asc' } } } as const satisfies Prisma.JobInclude;
 
-/**
- * A job row as `Job` names its fields (what Prisma's raw queries return for these types). JOB_COLUMNS
- * must name every column of the model: test/job-repository.int-spec.ts compares with Prisma's reads.
- */
-type JobRow = Job;
 /** A history entry as json_build_object renders it. */
 interface HistoryJson {
   id: string;
@@ -77,6 +72,8 @@ const historyEntry = (h: HistoryJson): JobStatusChange => ({
   date: new Date(h.date),
 });
 
+// Every column of the Job model, named as Prisma names its fields (what Prisma's raw queries return
+// for these types): test/job-repository.int-spec.ts compares the results with Prisma's own reads.
 const JOB_COLUMNS = `j.id, j.job_type AS "jobType", j.kind, j.status, j.progress, j.team_id AS "teamId",
   j.project_id AS "projectId", j.author_id AS "authorId", j.model_id AS "modelId", j.input, j.output,
   j.asset_ids AS "assetIds", j.failure_reason AS "failureReason", j.creative_units_cost AS "creativeUnitsCost",
@@ -149,7 +146,7 @@ export class JobRepository {
    * `IdempotencyConflict` (the transaction must roll back; see `isIdempotencyConflict`).
    */
   async insert(tx: JobTx, job: NewJob): Promise<JobRecord> {
-    const rows = await tx.$queryRawUnsafe<(JobRow & { entry: HistoryJson })[]>(
+    const rows = await tx.$queryRawUnsafe<(Job & { entry: HistoryJson })[]>(
       INSERT_SQL,
       job.id,
       job.jobType,
@@ -175,7 +172,7 @@ export class JobRepository {
    * one job are serialised): one statement, where Prisma's lock, read and include took three.
    */
   async lock(tx: JobTx, id: string): Promise<JobRecord | undefined> {
-    const rows = await tx.$queryRawUnsafe<(JobRow & { history: HistoryJson[] })[]>(LOCK_SQL, id);
+    const rows = await tx.$queryRawUnsafe<(Job & { history: HistoryJson[] })[]>(LOCK_SQL, id);
     return rows[0] && { ...rows[0], history: rows[0].history.map(historyEntry) };
   }
 
@@ -185,7 +182,7 @@ export class JobRepository {
    * write with its include took four.
    */
   async apply(tx: JobTx, job: JobRecord, change: JobChange): Promise<JobRecord> {
-    const rows = await tx.$queryRawUnsafe<(JobRow & { entry: HistoryJson | null })[]>(
+    const rows = await tx.$queryRawUnsafe<(Job & { entry: HistoryJson | null })[]>(
       APPLY_SQL,
       job.id,
       change.progress,
