@@ -13,6 +13,7 @@ import { ApiExceptionFilter } from '../errors/api-exception.filter';
 import { toApiError } from '../errors/to-api-error';
 import { HEALTH_PATHS } from '../health/health.paths';
 import { ReadinessRegistry } from '../health/readiness.registry';
+import { scopeRequestLogContext } from '../logging/request-log-context';
 import { setupOpenApi } from '../openapi/openapi.setup';
 import { REQUEST_ID_HEADER, requestIdFor } from '../request-id/request-id';
 import { createValidationPipe } from '../validation/validation.pipe';
@@ -65,6 +66,7 @@ export async function createHttpApp(
     void reply.header(REQUEST_ID_HEADER, request.id);
     done();
   });
+  scopeRequestLogContext(fastify as never);
   // While draining, a finished request must not leave its keep-alive socket
   // open, or the server's close would wait for the client's idle timeout.
   const readiness = app.get(ReadinessRegistry);

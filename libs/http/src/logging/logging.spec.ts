@@ -1,6 +1,7 @@
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { createTestApp, LogCapture } from '../testing/test-app.fixture';
 import { sanitizeRequestId } from '../request-id/request-id';
+import { requestLogContextState } from './request-log-context';
 
 describe('request ids and logs', () => {
   let app: NestFastifyApplication;
@@ -66,5 +67,55 @@ describe('request ids and logs', () => {
     await app.inject({ method: 'GET', url: '/readyz', headers: { 'x-request-id': 'probe-1' } });
     await app.inject({ method: 'GET', url: '/healthz', headers: { 'x-request-id': 'probe-2' } });
     expect(logs.lines.filter((l) => l.requestId === 'probe-1' || l.requestId === 'probe-2')).toEqual([]);
+  });
+});
+
+describe('request log context while requests overlap', () => {
+  let app: NestFastifyApplication;
+  const logs = new LogCapture();
+  beforeAll(async () => {
+    app = await createTestApp(logs);
+  });
+  afterAll(() => app.close());
+
+  const line = (requestId: string, msg: string) =>
+    logs.lines.find((l) => l.requestId === requestId && l.msg === msg);
+
+  it('keeps each request its requestId on handler lines while others start and finish', async () => {
+    const slow = app.inject({
+      method: 'GET',
+      url: '/v1/things/slow?ms=150',
+      headers: { 'x-request-id': 'slow-1' },
+    });
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    // Quick requests come and go while the slow one waits: each one's end
+    // must not take the slow one's context away.
+    for (const id of ['quick-1', 'quick-2', 'quick-3']) {
+      const res = await app.inject({
+        method: 'GET',
+        url: '/v1/things/slow?ms=0',
+        headers: { 'x-request-id': id },
+      });
+      expect(res.statusCode).toBe(200);
+      expect(line(id, 'slow finished')).toMatchObject({ context: 'Things' });
+    }
+    expect((await slow).statusCode).toBe(200);
+    expect(line('slow-1', 'slow started')).toBeDefined();
+    expect(line('slow-1', 'slow finished')).toBeDefined();
+  });
+
+  it('switches the context storage off once no request is in flight, and on again for the next', async () => {
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(requestLogContextState()).toEqual({ inFlight: 0, storageEnabled: false });
+    const res = await app.inject({
+      method: 'GET',
+      url: '/v1/things/slow?ms=0',
+      headers: { 'x-request-id': 'again-1' },
+    });
+    expect(res.statusCode).toBe(200);
+    expect(line('again-1', 'slow started')).toBeDefined();
+    expect(line('again-1', 'slow finished')).toBeDefined();
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(requestLogContextState()).toEqual({ inFlight: 0, storageEnabled: false });
   });
 });

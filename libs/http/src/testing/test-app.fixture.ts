@@ -1,5 +1,15 @@
 import { Writable } from 'node:stream';
-import { Body, Controller, Get, Injectable, Module, type OnModuleInit, Post } from '@nestjs/common';
+import {
+  Body,
+  Controller,
+  Get,
+  Injectable,
+  Logger,
+  Module,
+  type OnModuleInit,
+  Post,
+  Query,
+} from '@nestjs/common';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { ApiProperty } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
@@ -51,6 +61,17 @@ class FakeDependency implements OnModuleInit {
 
 @Controller('things')
 class ThingsController {
+  private readonly logger = new Logger('Things');
+
+  /** Logs after waiting `ms` (and on its way in): what a slow handler's lines carry. */
+  @Get('slow')
+  async slow(@Query('ms') ms = '0'): Promise<{ waited: number }> {
+    this.logger.log('slow started');
+    await new Promise((resolve) => setTimeout(resolve, Number(ms)));
+    this.logger.log('slow finished');
+    return { waited: Number(ms) };
+  }
+
   @Post()
   create(@Body() body: CreateThingDto): { received: CreateThingDto; isInstance: boolean } {
     return { received: body, isInstance: body instanceof CreateThingDto };
