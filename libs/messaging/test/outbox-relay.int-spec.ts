@@ -129,6 +129,8 @@ describe('outbox relay', () => {
     }
     expect(heldBack).toBe(0);
     expect(sent.map((s) => s.message.id)).toEqual([early.id, late.id]);
+    // Stored and published byte for byte as the producer serialised them (through the driver and Prisma).
+    expect(sent.map((s) => s.message.value)).toEqual([JSON.stringify(early), JSON.stringify(late)]);
   });
 
   it('rolls back a batch whose publish hangs past the transaction timeout, and publishes it again', async () => {

@@ -7,8 +7,9 @@ export class Inbox {
   constructor(readonly schema: string) {
     // Answers with one row naming only the ids that were marked before (almost
     // always none), instead of one row per fresh id: the claim runs through
-    // the handler's ORM transaction, where every returned row costs.
-    this.claimSql = `WITH ids AS (SELECT jsonb_array_elements_text($2::jsonb) AS id),
+    // the handler's ORM transaction, where every returned row costs. The ids
+    // are read as json, not jsonb: one plain parse, no binary form to build.
+    this.claimSql = `WITH ids AS (SELECT json_array_elements_text($2::json) AS id),
       marked AS (
         INSERT INTO ${schemaIdent(schema)}.inbox_events (consumer, event_id)
         SELECT $1, id FROM ids
@@ -26,7 +27,11 @@ export class Inbox {
    */
   async claim(tx: SqlClient, consumer: string, eventIds: readonly string[]): Promise<Set<string>> {
     if (eventIds.length === 0) return new Set();
-    const rows = await tx.$queryRawUnsafe<{ seen: string[] | null }[]>(this.claimSql, consumer, JSON.stringify(eventIds));
+    const rows = await tx.$queryRawUnsafe<{ seen: string[] | null }[]>(
+      this.claimSql,
+      consumer,
+      JSON.stringify(eventIds),
+    );
     const fresh = new Set(eventIds);
     for (const id of rows[0]?.seen ?? []) fresh.delete(id);
     return fresh;

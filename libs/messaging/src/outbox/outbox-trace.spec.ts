@@ -3,7 +3,7 @@ import { inSpan, startTracing } from '@genasset/observability';
 import { InMemorySpanExporter, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-base';
 import { Outbox } from './outbox';
 
-/** The rows Outbox.write sends to the database, captured from its one statement (each envelope travels as its JSON text). */
+/** The rows Outbox.write sends to the database, captured from its one statement (one JSON array of rows). */
 function capture(): {
   tx: { $executeRawUnsafe(sql: string, json: string): Promise<number> };
   rows: () => { envelope: { trace?: Record<string, string> }; headers: Record<string, string> }[];
@@ -17,10 +17,7 @@ function capture(): {
       },
     },
     rows: () =>
-      (JSON.parse(json) as { envelope: string; headers: Record<string, string> }[]).map((row) => ({
-        ...row,
-        envelope: JSON.parse(row.envelope) as { trace?: Record<string, string> },
-      })),
+      JSON.parse(json) as { envelope: { trace?: Record<string, string> }; headers: Record<string, string> }[],
   };
 }
 
