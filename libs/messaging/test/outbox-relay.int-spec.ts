@@ -133,6 +133,74 @@ describe('outbox relay', () => {
     expect(sent.map((s) => s.message.value)).toEqual([JSON.stringify(early), JSON.stringify(late)]);
   });
 
+  it('with NOTIFY, sleeps after publishing until the next commit instead of re-reading an empty outbox', async () => {
+    const prefix = `ns${randomBytes(3).toString('hex')}`;
+    const { sent, publisher } = recordingPublishers();
+    let reads = 0;
+    const relay = new OutboxRelay(prisma, publisher('raw'), {
+      schema: SOURCE_SCHEMA,
+      pollIntervalMs: 60_000,
+      listen: (channel, onNotify) => connection.listen(channel, onNotify),
+      transaction: (fn) => {
+        reads++;
+        return connection.transaction(fn);
+      },
+    });
+    await relay.start();
+    try {
+      const event = (sequence: number) => outbox.event(ProbeRecorded, { subject: `${prefix}-s0`, sequence, amount: 1 });
+      await prisma.$transaction((tx) => outbox.write(tx, [event(0)]));
+      await waitFor(() => sent.length >= 1, { timeoutMs: 10_000, what: 'the first event published' });
+      const readsAfterFirst = reads;
+      // Quiet for 400 ms: nothing is held back, so no read until a NOTIFY (the poll is a minute away).
+      await new Promise((r) => setTimeout(r, 400));
+      expect(reads).toBe(readsAfterFirst);
+      await prisma.$transaction((tx) => outbox.write(tx, [event(1)]));
+      await waitFor(() => sent.length >= 2, { timeoutMs: 10_000, what: 'the second event published' });
+    } finally {
+      await relay.stop();
+    }
+  });
+
+  it('with NOTIFY, re-reads while rows are held back by a transaction that writes no outbox rows, and publishes them when it ends', async () => {
+    const prefix = `hb${randomBytes(3).toString('hex')}`;
+    const { sent, publisher } = recordingPublishers();
+    const relay = new OutboxRelay(prisma, publisher('raw'), {
+      schema: SOURCE_SCHEMA,
+      pollIntervalMs: 60_000,
+      listen: (channel, onNotify) => connection.listen(channel, onNotify),
+      transaction: (fn) => connection.transaction(fn),
+    });
+    let release!: () => void;
+    const released = new Promise<void>((r) => (release = r));
+    let started!: () => void;
+    const olderStarted = new Promise<void>((r) => (started = r));
+    // An older transaction with an xid and no outbox rows: its end sends no NOTIFY.
+    const older = connection.transaction(async (query) => {
+      await query('SELECT pg_current_xact_id()');
+      started();
+      await released;
+    });
+    await olderStarted;
+    await relay.start();
+    let heldBack: number;
+    try {
+      await prisma.$transaction((tx) =>
+        outbox.write(tx, [outbox.event(ProbeRecorded, { subject: `${prefix}-s0`, sequence: 0, amount: 1 })]),
+      );
+      await new Promise((r) => setTimeout(r, 300));
+      heldBack = sent.length;
+      release();
+      await older;
+      await waitFor(() => sent.length >= 1, { timeoutMs: 5_000, what: 'the held-back event published' });
+    } finally {
+      release();
+      await older;
+      await relay.stop();
+    }
+    expect(heldBack).toBe(0);
+  });
+
   it('rolls back a batch whose publish hangs past the transaction timeout, and publishes it again', async () => {
     const prefix = `to${randomBytes(3).toString('hex')}`;
     const sent: string[] = [];

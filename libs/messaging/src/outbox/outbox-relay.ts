@@ -64,9 +64,9 @@ const RECHECK_MIN_MS = 10;
  * Publishes one service schema's outbox: oldest rows first, in batches, then
  * deletes them. Woken by NOTIFY at each outbox commit; after a batch that did
  * not fill up it lingers briefly so that batches grow under load, and re-reads
- * shortly after activity (rows held back by the visibility rule send no NOTIFY
- * when they become visible); polls as a safety net (a missed notification
- * costs latency, never an event). While the transport fails it backs off and
+ * shortly while its last read saw rows held back by the visibility rule (they
+ * send no NOTIFY when they become eligible); polls as a safety net (a missed
+ * notification costs latency, never an event). While the transport fails it backs off and
  * retries the same rows: nothing is lost, and a batch published but not
  * deleted (crash in between) is published again — consumers are idempotent.
  */
@@ -89,6 +89,8 @@ export class OutboxRelay {
   private unlisten?: () => Promise<void>;
   private readonly listenFn?: ListenFn;
   private readonly rawTransaction?: RawTransaction;
+  /** The last read left committed rows behind the visibility rule (OutboxStore.next). */
+  private heldBack = false;
 
   constructor(
     private readonly client: TransactionalClient,
@@ -157,7 +159,8 @@ export class OutboxRelay {
       // In-process delivery runs consumer transactions on this same database
       // (possibly PGlite's single connection): no transaction may stay open
       // meanwhile. One process is the only publisher in that mode anyway.
-      const rows = await this.store.next(this.client, this.batchSize);
+      const { rows, heldBack } = await this.store.next(this.client, this.batchSize);
+      this.heldBack = heldBack;
       if (rows.length === 0) return 0;
       await this.publisher.publish(rows.map((r) => r.message));
       await this.store.remove(
@@ -168,7 +171,8 @@ export class OutboxRelay {
     }
     return this.inTransaction(async (tx) => {
       if (!(await this.store.tryLock(tx))) return LOCKED_ELSEWHERE;
-      const rows = await this.store.next(tx, this.batchSize);
+      const { rows, heldBack } = await this.store.next(tx, this.batchSize);
+      this.heldBack = heldBack;
       if (rows.length === 0) return 0;
       await this.publisher.publish(rows.map((r) => r.message));
       await this.store.remove(
@@ -239,11 +243,14 @@ export class OutboxRelay {
           continue;
         }
       }
-      // Rows committed but not yet visible (an older transaction was still
-      // running at the read) become visible without any NOTIFY: look again
-      // shortly after activity, backing off to the poll interval when quiet.
-      const wait = published === LOCKED_ELSEWHERE ? this.pollIntervalMs : recheckMs;
-      recheckMs = Math.min(this.pollIntervalMs, recheckMs * 2);
+      // Rows held back at the read (an older transaction was still running)
+      // become eligible without any NOTIFY: look again shortly, backing off to
+      // the poll interval. Nothing held back: every future row comes with its
+      // NOTIFY, so sleep until one (the poll is the safety net).
+      // Without a NOTIFY subscription, always (backing off after activity).
+      const recheck = published !== LOCKED_ELSEWHERE && (this.heldBack || !this.unlisten);
+      const wait = recheck ? recheckMs : this.pollIntervalMs;
+      if (recheck) recheckMs = Math.min(this.pollIntervalMs, recheckMs * 2);
       if (!signal.aborted) await this.doorbell.sleep(wait);
     }
   }

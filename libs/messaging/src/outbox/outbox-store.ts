@@ -42,35 +42,68 @@ export class OutboxStore {
   /**
    * The oldest rows in seq order, limited to transactions that finished before
    * every still-running one: a concurrent writer that took a lower seq but has
-   * not committed yet must not be overtaken.
+   * not committed yet must not be overtaken. `heldBack` says whether committed
+   * rows were left out by that rule: they become eligible when the older
+   * transaction ends, which sends no NOTIFY if it wrote no outbox rows, so the
+   * relay must look again soon. Otherwise nothing is waiting and the relay can
+   * sleep until the next NOTIFY. (Only checked when the batch is not full: a
+   * full one is read again at once anyway, and the check scans the rows.)
    */
-  async next(client: SqlClient, limit: number): Promise<OutboxRow[]> {
+  async next(client: SqlClient, limit: number): Promise<{ rows: OutboxRow[]; heldBack: boolean }> {
+    const n = Math.max(1, Math.floor(limit));
     const rows = await client.$queryRawUnsafe<
-      { seq: string; id: string; topic: string; key: string; value: string; headers: Record<string, string> | string }[]
+      {
+        seq: string | null;
+        id: string;
+        topic: string;
+        key: string;
+        value: string;
+        headers: Record<string, string> | string;
+        held_back: boolean;
+      }[]
     >(
-      // ORDER BY o.seq, not the text alias: "10" sorts before "2".
-      `SELECT o.seq::text AS seq, o.id, o.topic, o.key, o.envelope::text AS value, o.headers
-         FROM ${this.table} AS o
-        WHERE o.txid < pg_snapshot_xmin(pg_current_snapshot())
-        ORDER BY o.seq
-        LIMIT ${Math.max(1, Math.floor(limit))}`,
+      // ORDER BY the bigint seq, not its text: "10" sorts before "2". One row
+      // of NULLs (and held_back) when no row is ready.
+      `WITH horizon AS MATERIALIZED (SELECT pg_snapshot_xmin(pg_current_snapshot()) AS xmin),
+       ready AS (
+         SELECT o.seq, o.id, o.topic, o.key, o.envelope::text AS value, o.headers
+           FROM ${this.table} AS o
+          WHERE o.txid < (SELECT xmin FROM horizon)
+          ORDER BY o.seq
+          LIMIT ${n}
+       ),
+       held AS (
+         SELECT (SELECT count(*) FROM ready) < ${n}
+                AND EXISTS (SELECT 1 FROM ${this.table} AS o WHERE o.txid >= (SELECT xmin FROM horizon)) AS held_back
+       )
+       SELECT r.seq::text AS seq, r.id, r.topic, r.key, r.value, r.headers, held.held_back
+         FROM held LEFT JOIN ready AS r ON true
+        ORDER BY r.seq`,
     );
-    return rows.map((r) => ({
-      seq: r.seq,
-      message: {
-        id: r.id,
+    const ready = rows.filter((r): r is typeof r & { seq: string } => r.seq !== null);
+    return {
+      heldBack: rows[0]?.held_back === true,
+      rows: ready.map((r) => ({
         seq: r.seq,
-        topic: r.topic,
-        key: r.key,
-        value: r.value,
-        headers: typeof r.headers === 'string' ? (JSON.parse(r.headers) as Record<string, string>) : r.headers,
-      },
-    }));
+        message: {
+          id: r.id,
+          seq: r.seq,
+          topic: r.topic,
+          key: r.key,
+          value: r.value,
+          headers:
+            typeof r.headers === 'string' ? (JSON.parse(r.headers) as Record<string, string>) : r.headers,
+        },
+      })),
+    };
   }
 
   async remove(client: SqlClient, seqs: readonly string[]): Promise<void> {
     if (seqs.length === 0) return;
-    await client.$executeRawUnsafe(`DELETE FROM ${this.table} WHERE seq = ANY($1::bigint[])`, `{${seqs.join(',')}}`);
+    await client.$executeRawUnsafe(
+      `DELETE FROM ${this.table} WHERE seq = ANY($1::bigint[])`,
+      `{${seqs.join(',')}}`,
+    );
   }
 
   async backlog(client: SqlClient): Promise<OutboxBacklog> {
