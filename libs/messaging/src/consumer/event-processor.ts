@@ -46,6 +46,16 @@ interface Work {
   readonly handler: BoundHandler;
 }
 
+/** A `when` that throws accepts the event: the handler then decides, with retries and dead-lettering. */
+function accepts(handler: BoundHandler, envelope: EventEnvelope): boolean {
+  if (!handler.when) return true;
+  try {
+    return handler.when(envelope);
+  } catch {
+    return true;
+  }
+}
+
 /** A handler threw: counts towards retry and dead-lettering (infrastructure errors do not). */
 class HandlerFailure extends Error {
   constructor(
@@ -98,8 +108,10 @@ export class EventProcessor {
         continue;
       }
       const handler = this.table.route(this.binding.consumer, record.topic, check.envelope.type);
-      // Types this consumer has no handler for are simply not its business.
-      if (handler) work.push({ record, envelope: check.envelope, handler });
+      // Types this consumer has no handler for are simply not its business, nor
+      // are events its handler's `when` turns down.
+      if (handler && accepts(handler, check.envelope))
+        work.push({ record, envelope: check.envelope, handler });
     }
     if (work.length === 0) return;
 

@@ -1,3 +1,4 @@
+import type { EventEnvelope } from '@genasset/contracts';
 import type { MessageHandler } from '@nestjs/microservices';
 import { isObservable, lastValueFrom } from 'rxjs';
 import type { EventContext } from './event-context';
@@ -9,6 +10,8 @@ export interface BoundHandler {
   /** Undefined: every type not claimed by a typed handler of the same consumer and topic. */
   readonly types?: ReadonlySet<string>;
   readonly batch: boolean;
+  /** Undefined: every routed event; else only those it accepts (the others are skipped unmarked). */
+  readonly when?: (envelope: EventEnvelope) => boolean;
   /** Runs the Nest handler (pipes, interceptors, filters included) and waits for it. */
   invoke(payload: unknown, ctx: EventContext<unknown>): Promise<void>;
 }
@@ -17,6 +20,7 @@ interface HandlerExtras {
   consumer?: unknown;
   types?: unknown;
   batch?: unknown;
+  when?: unknown;
 }
 
 /**
@@ -102,11 +106,15 @@ function bind(
   if (types !== undefined && (!Array.isArray(types) || types.length === 0 || types.some((t) => typeof t !== 'string'))) {
     throw new Error(`handler of ${consumer} for ${pattern}: \`types\` must be a non-empty list of event types`);
   }
+  if (extras.when !== undefined && typeof extras.when !== 'function') {
+    throw new Error(`handler of ${consumer} for ${pattern}: \`when\` must be a function of the envelope`);
+  }
   return {
     consumer,
     topic: pattern,
     types: types ? new Set(types as string[]) : undefined,
     batch: extras.batch === true,
+    when: extras.when as BoundHandler['when'],
     async invoke(payload, ctx) {
       const result: unknown = await handler(payload, ctx);
       // Nest hands errors back as an erroring Observable (after its exception filter).

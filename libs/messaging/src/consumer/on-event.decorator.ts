@@ -8,6 +8,7 @@ import {
 } from '@nestjs/common';
 import { EventPattern } from '@nestjs/microservices';
 import { catchError, throwError, type Observable } from 'rxjs';
+import type { EventEnvelope } from '@genasset/contracts';
 import { EventContext } from './event-context';
 
 export interface EventHandlerOptions {
@@ -17,6 +18,15 @@ export interface EventHandlerOptions {
   readonly types?: readonly string[];
   /** Receive every fresh event of a delivery batch at once as `EventEnvelope[]` (one call, one statement). */
   readonly batch?: boolean;
+  /**
+   * Only events for which this returns true (after `types`, on the validated envelope). The
+   * others are skipped like a type the consumer has no handler for: no transaction, no inbox
+   * mark, offset committed. Only for events the handler would ignore anyway (a job of another
+   * kind, a fact no receiver hears of): ignoring is idempotent without a mark, and the
+   * transaction it saves is most of a consumer's cost per event.
+   */
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- each handler narrows its own payload type
+  readonly when?: (envelope: EventEnvelope<any>) => boolean;
 }
 
 /**

@@ -19,6 +19,10 @@ import { DownloadRepository, type DownloadOptions } from './download.repository'
 /** asset-service executes the jobs of this kind (job-service owns them). */
 export const DOWNLOAD_JOB_KIND = 'asset-download';
 
+/** Work of every other kind (generations, trainings) passes by here: skipped before any transaction. */
+const isDownload = (envelope: EventEnvelope<{ kind: string }>): boolean =>
+  envelope.data.kind === DOWNLOAD_JOB_KIND;
+
 /**
  * Archive work from job-service (`job.work.v1`). The handler only records
  * the work in `asset_downloads` — with its inbox mark, in one short
@@ -32,7 +36,7 @@ export class DownloadWorkController {
     private readonly reports: DownloadReports,
   ) {}
 
-  @OnEvent(TOPICS.jobWork, { consumer: ASSET_SERVICE, types: [JobWorkRequested.type] })
+  @OnEvent(TOPICS.jobWork, { consumer: ASSET_SERVICE, types: [JobWorkRequested.type], when: isDownload })
   async requested(
     @Payload() envelope: EventEnvelope<JobWorkRequestedData>,
     @Ctx() ctx: EventContext<Prisma.TransactionClient>,
@@ -49,7 +53,7 @@ export class DownloadWorkController {
     await this.downloads.enqueue(ctx.tx, { jobId: work.jobId, tenant: work.tenant, ...input });
   }
 
-  @OnEvent(TOPICS.jobWork, { consumer: ASSET_SERVICE, types: [JobWorkCanceled.type] })
+  @OnEvent(TOPICS.jobWork, { consumer: ASSET_SERVICE, types: [JobWorkCanceled.type], when: isDownload })
   async canceled(
     @Payload() envelope: EventEnvelope<JobWorkCanceledData>,
     @Ctx() ctx: EventContext<Prisma.TransactionClient>,

@@ -40,6 +40,9 @@ export class TrainingFactsController {
   @OnEvent(TOPICS.jobLifecycle, {
     consumer: GENERATION_SERVICE,
     types: [JobStarted.type, JobSucceeded.type, JobFailed.type, JobCanceled.type],
+    // Every generation job's facts pass by here: skip them before any transaction.
+    when: (envelope: EventEnvelope<JobLifecycleData>) =>
+      envelope.data.kind === 'model-training' && Boolean(envelope.data.modelId),
   })
   async fact(
     @Payload() envelope: EventEnvelope<JobLifecycleData>,

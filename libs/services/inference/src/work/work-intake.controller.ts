@@ -14,6 +14,10 @@ import { INFERENCE_SERVICE } from '../inference.schema';
 import { JobReporter } from './job-reporter';
 import { WorkQueue, type InferenceTx } from './work-queue';
 
+/** Downloads are asset-service's work: skipped here before any transaction. */
+const notDownload = (envelope: EventEnvelope<{ kind: string }>): boolean =>
+  envelope.data.kind !== 'asset-download';
+
 /**
  * `job.work.v1` for generation jobs. The handler only records the work (with
  * its inbox mark, in one short transaction); engines run in the worker loop,
@@ -29,7 +33,7 @@ export class WorkIntakeController {
     private readonly reporter: JobReporter,
   ) {}
 
-  @OnEvent(TOPICS.jobWork, { consumer: INFERENCE_SERVICE, types: [JobWorkRequested.type] })
+  @OnEvent(TOPICS.jobWork, { consumer: INFERENCE_SERVICE, types: [JobWorkRequested.type], when: notDownload })
   async requested(
     @Payload() envelope: EventEnvelope<JobWorkRequestedData>,
     @Ctx() ctx: EventContext<InferenceTx>,
@@ -60,7 +64,7 @@ export class WorkIntakeController {
     if (queued) this.logger.debug(`job ${jobId}: ${mode} queued`);
   }
 
-  @OnEvent(TOPICS.jobWork, { consumer: INFERENCE_SERVICE, types: [JobWorkCanceled.type] })
+  @OnEvent(TOPICS.jobWork, { consumer: INFERENCE_SERVICE, types: [JobWorkCanceled.type], when: notDownload })
   async canceled(
     @Payload() envelope: EventEnvelope<JobWorkCanceledData>,
     @Ctx() ctx: EventContext<InferenceTx>,

@@ -20,7 +20,12 @@ import { RecordDeliveries } from './record-deliveries.use-case';
 export class IntakeController {
   constructor(private readonly recordDeliveries: RecordDeliveries) {}
 
-  @OnEvent(TOPICS.jobLifecycle, { consumer: WEBHOOK_SERVICE, batch: true })
+  // Most lifecycle facts (progress, queued, in progress) concern no receiver: skipped before any transaction.
+  @OnEvent(TOPICS.jobLifecycle, {
+    consumer: WEBHOOK_SERVICE,
+    batch: true,
+    when: (envelope: EventEnvelope<JobLifecycleData>) => publicJobEvent(envelope) !== undefined,
+  })
   async jobLifecycle(
     @Payload() envelopes: EventEnvelope<JobLifecycleData>[],
     @Ctx() ctx: EventContext<SqlClient>,
