@@ -74,5 +74,8 @@ describe('Kafka consumer: malformed messages', () => {
       expect(letter.headers[HEADERS.deadLetterConsumer]).toBe(`probe-sink-${prefix}`);
     }
     expect(Number(badPayload.headers[HEADERS.originalOffset])).toBe(Number(garbage.headers[HEADERS.originalOffset]) + 1);
+    // Events carry no headers: the letter names the event when its JSON does (replay filters on it).
+    expect(badPayload.headers).toMatchObject({ [HEADERS.eventId]: invalid.id, [HEADERS.eventType]: invalid.type });
+    expect(garbage.headers[HEADERS.eventId]).toBeUndefined();
   });
 });

@@ -4,8 +4,10 @@ export interface DeadLetter {
   readonly consumer: string;
   readonly record: InboundRecord;
   readonly reason: string;
-  /** Known when the envelope parsed. */
+  /** Known when the envelope parsed (or at least had a string `id`). */
   readonly eventId?: string;
+  /** Likewise, its `type`. */
+  readonly eventType?: string;
 }
 
 /**

@@ -46,6 +46,21 @@ interface Work {
   readonly handler: BoundHandler;
 }
 
+/** The `id` and `type` of a message that failed validation, when it is JSON that has them as strings. */
+function peekIdentity(value: InboundRecord['value']): { eventId?: string; eventType?: string } {
+  try {
+    const parsed: unknown = JSON.parse(typeof value === 'string' ? value : (value?.toString('utf8') ?? ''));
+    if (parsed === null || typeof parsed !== 'object') return {};
+    const { id, type } = parsed as { id?: unknown; type?: unknown };
+    return {
+      ...(typeof id === 'string' ? { eventId: id } : {}),
+      ...(typeof type === 'string' ? { eventType: type } : {}),
+    };
+  } catch {
+    return {};
+  }
+}
+
 /** A `when` that throws accepts the event: the handler then decides, with retries and dead-lettering. */
 function accepts(handler: BoundHandler, envelope: EventEnvelope): boolean {
   if (!handler.when) return true;
@@ -104,7 +119,7 @@ export class EventProcessor {
     for (const record of chunk) {
       const check = validateEnvelope(record.value, record.topic, this.options.registry);
       if (!check.ok) {
-        await this.deadLetter(record, check.reason);
+        await this.deadLetter(record, check.reason, peekIdentity(record.value));
         continue;
       }
       const handler = this.table.route(this.binding.consumer, record.topic, check.envelope.type);
@@ -154,7 +169,7 @@ export class EventProcessor {
     await this.deadLetter(
       item.record,
       `handler of ${this.binding.consumer} failed ${attempts}x: ${errorMessage(lastFailure?.reason)}`,
-      item.envelope.id,
+      { eventId: item.envelope.id, eventType: item.envelope.type },
     );
   }
 
@@ -228,8 +243,13 @@ export class EventProcessor {
     }
   }
 
-  private async deadLetter(record: InboundRecord, reason: string, eventId?: string): Promise<void> {
-    await this.sink.deadLetter({ consumer: this.binding.consumer, record, reason, eventId });
+  private async deadLetter(
+    record: InboundRecord,
+    reason: string,
+    identity: { eventId?: string; eventType?: string } = {},
+  ): Promise<void> {
+    const { eventId } = identity;
+    await this.sink.deadLetter({ consumer: this.binding.consumer, record, reason, ...identity });
     this.stats.deadLettered++;
     this.options.logger.warn(
       `${this.binding.consumer}: dead-lettered ${record.topic}[${record.partition}]@${record.offset}${eventId ? ` (${eventId})` : ''}: ${reason}`,
