@@ -1,5 +1,5 @@
 import { createEnvelope, JobSucceeded, prefixedId, type JobLifecycleData } from '@genasset/contracts';
-import { createKafka, envelopeHeaders } from '@genasset/messaging';
+import { createKafka } from '@genasset/messaging';
 import type { Producer } from 'kafkajs';
 
 export interface Tenancy {
@@ -9,7 +9,7 @@ export interface Tenancy {
 
 /**
  * Publishes `job.succeeded` generation facts as job-service's relay does
- * (envelope JSON, key = jobId, envelope headers), spread over the projects.
+ * (envelope JSON, key = jobId, no headers: KafkaPublisher), spread over the projects.
  * Returns each job's publish time, for latency.
  */
 export class FactProducer {
@@ -42,11 +42,7 @@ export class FactProducer {
         projectId: tenancy.projectIds[(offset + i) % tenancy.projectIds.length],
       };
       const envelope = createEnvelope(JobSucceeded, data, { producer: 'job-service' });
-      messages.push({
-        key: envelope.key,
-        value: JSON.stringify(envelope),
-        headers: envelopeHeaders(envelope),
-      });
+      messages.push({ key: envelope.key, value: JSON.stringify(envelope) });
       sent.push([data.jobId, publishedAt]);
     }
     await this.producer.send({ topic: JobSucceeded.topic, acks: -1, messages });
