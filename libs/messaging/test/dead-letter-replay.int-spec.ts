@@ -111,19 +111,19 @@ describe('dead-letter replay', () => {
       letters.map((l) => l.eventId).filter((id) => id === a.id || id === b.id);
     // Counted means sent; a new reader's view of the end offsets may lag a moment behind on the test
     // broker, so the listing is asked again until it shows both (the dry run changes nothing).
+    const mine = [
+      '--topic',
+      TOPICS.platformProbe,
+      '--consumer',
+      consumer,
+      '--since',
+      since.toISOString(),
+      '--type',
+      ProbeRecorded.type,
+    ];
     const dry = await waitFor(
       async () => {
-        const listed = await cli([
-          '--topic',
-          TOPICS.platformProbe,
-          '--consumer',
-          consumer,
-          '--since',
-          since.toISOString(),
-          '--type',
-          ProbeRecorded.type,
-          '--dry-run',
-        ]);
+        const listed = await cli([...mine, '--dry-run']);
         return ours(listed.letters).length >= 2 ? listed : undefined;
       },
       { timeoutMs: 20_000, intervalMs: 500, what: 'both dead letters listed' },
@@ -145,19 +145,7 @@ describe('dead-letter replay', () => {
     expect((await balances(connection, prefix)).has(b.data.subject)).toBe(false);
 
     // Both of this consumer's letters since the start, through the CLI: `a` again (the inbox skips it) and `b`.
-    const all = await cli([
-      '--topic',
-      TOPICS.platformProbe,
-      '--consumer',
-      consumer,
-      '--since',
-      since.toISOString(),
-      '--type',
-      ProbeRecorded.type,
-      '--event-id',
-      a.id,
-      b.id,
-    ]);
+    const all = await cli([...mine, '--event-id', a.id, b.id]);
     expect(all).toMatchObject({ matched: 2, replayed: 2 });
     await waitFor(async () => (await balances(connection, prefix)).get(b.data.subject)?.events === 1, {
       timeoutMs: 60_000,
