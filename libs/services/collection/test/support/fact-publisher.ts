@@ -1,5 +1,6 @@
 import { Kafka, logLevel, type Producer } from 'kafkajs';
 import { TOPICS, type EventEnvelope } from '@genasset/contracts';
+import { envelopeHeaders } from '@genasset/messaging';
 import { testServices } from '@genasset/testing';
 
 /**
@@ -21,7 +22,7 @@ export class FactPublisher {
     await this.producer.send({
       topic: TOPICS.assetEvents,
       acks: -1,
-      messages: [{ key: envelope.key, value: JSON.stringify(envelope) }],
+      messages: [{ key: envelope.key, value: JSON.stringify(envelope), headers: envelopeHeaders(envelope) }],
     });
   }
 

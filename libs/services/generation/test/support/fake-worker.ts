@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { Kafka, logLevel, type Consumer, type Producer } from 'kafkajs';
 import { createEnvelope, JobSucceededReported, TOPICS, type EventEnvelope } from '@genasset/contracts';
+import { envelopeHeaders } from '@genasset/messaging';
 import { testServices } from '@genasset/testing';
 
 interface WorkRequest {
@@ -49,7 +50,7 @@ export class FakeWorker {
         );
         await this.producer!.send({
           topic: TOPICS.jobReports,
-          messages: [{ key: report.key, value: JSON.stringify(report) }],
+          messages: [{ key: report.key, value: JSON.stringify(report), headers: envelopeHeaders(report) }],
         });
       },
     });
