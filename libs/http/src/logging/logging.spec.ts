@@ -68,16 +68,8 @@ describe('request ids and logs', () => {
     await app.inject({ method: 'GET', url: '/healthz', headers: { 'x-request-id': 'probe-2' } });
     expect(logs.lines.filter((l) => l.requestId === 'probe-1' || l.requestId === 'probe-2')).toEqual([]);
   });
-});
 
-describe('request log context while requests overlap', () => {
-  let app: NestFastifyApplication;
-  const logs = new LogCapture();
-  beforeAll(async () => {
-    app = await createTestApp(logs);
-  });
-  afterAll(() => app.close());
-
+  // The request log context while requests overlap (the same app: ids are unique per test).
   const line = (requestId: string, msg: string) =>
     logs.lines.find((l) => l.requestId === requestId && l.msg === msg);
 
