@@ -135,6 +135,14 @@ export class JobLifecycleData {
   @IsOptional()
   @IsString()
   failureReason?: string;
+
+  /**
+   * The creator's idempotency key, when it gave one: how a creator recognises
+   * its job's facts before it has recorded the job id the create returned.
+   */
+  @IsOptional()
+  @IsString()
+  idempotencyKey?: string;
 }
 
 const job = <T extends string>(type: T) =>

@@ -353,6 +353,43 @@ describe('models: registry, training, export, custom generation', () => {
     ).toBe(400);
   });
 
+  it('a trainer faster than PUT /train: the reservation’s job is adopted by its key, another training’s is not', async () => {
+    const m = await createModel(owner, { name: 'Quick', type: 'flux.1-lora' });
+    const image = await harness.upload(owner, await solid(30, 200, 40));
+    const row = async () =>
+      (
+        await harness.db.query<{ status: string; training_job_id: string | null }>(
+          'SELECT status, training_job_id FROM generation.models WHERE id = $1',
+          [m.id],
+        )
+      )[0];
+    // The state PUT /train leaves between reserving the model and recording the job it created.
+    await harness.db.query(
+      `UPDATE generation.models SET status = 'training', training_job_id = NULL, training_attempt = 'train_now'
+        WHERE id = $1`,
+      [m.id],
+    );
+    // The job key is TrainingService's trainingJobKey(modelId, attempt).
+    const trainingJob = (attempt: string) =>
+      harness.createJob(owner, {
+        jobType: 'model-training',
+        kind: 'model-training',
+        modelId: m.id,
+        input: { trainingImages: [image], parameters: { nbEpochs: 1 } },
+        creativeUnitsCost: 0,
+        idempotencyKey: `model-training:${m.id}:${attempt}`,
+      });
+    const older = await trainingJob('train_before');
+    expect((await harness.finalJob(owner, older.jobId)).status).toBe('success');
+    const current = await trainingJob('train_now');
+    expect((await harness.finalJob(owner, current.jobId)).status).toBe('success');
+    await waitFor(async () => ((await row()).status === 'trained' ? true : undefined), {
+      timeoutMs: 30_000,
+      what: 'the adopted training to finish the model',
+    });
+    expect(await row()).toEqual({ status: 'trained', training_job_id: current.jobId });
+  });
+
   it('a failing trainer (a training image deleted meanwhile) → model.training.failed and status failed', async () => {
     const m = await createModel(owner, { name: 'Broken' });
     const asset = await harness.upload(owner, await solid(50, 50, 50));

@@ -13,7 +13,7 @@ import { EventContext, OnEvent } from '@genasset/messaging';
 import { OBJECT_STORE, type ObjectStore } from '@genasset/storage';
 import type { Prisma } from '../generated/prisma/client';
 import { GENERATION_SERVICE } from '../generation.schema';
-import type { ModelArtifacts } from './training.service';
+import { trainingJobKey, type ModelArtifacts } from './training.service';
 
 type Tx = Prisma.TransactionClient;
 
@@ -54,10 +54,20 @@ export class TrainingFactsController {
     const model = await tx.model.findUnique({ where: { id: job.modelId } });
     if (!model) return;
     if (model.trainingJobId !== job.jobId) {
-      // PUT /train reserved the model and is about to record its job: try again shortly.
-      if (model.status === 'training' && model.trainingJobId === null)
-        throw new Error(`model ${model.id} has not recorded its training job yet`);
-      return;
+      // A fact of another training (an older one, canceled meanwhile) changes nothing.
+      if (!isReservationsJob(model, job)) return;
+      // PUT /train reserved the model and has not recorded its job yet (a fast trainer got here
+      // first): the job's idempotency key names this reservation, so adopt it. Should the route
+      // record it first, this changes nothing and the updates below match its record.
+      await tx.model.updateMany({
+        where: {
+          id: model.id,
+          status: 'training',
+          trainingJobId: null,
+          trainingAttempt: model.trainingAttempt,
+        },
+        data: { trainingJobId: job.jobId },
+      });
     }
     const now = Date.now();
     const progress = (model.trainingProgress ?? {}) as Record<string, unknown>;
@@ -120,6 +130,19 @@ export class TrainingFactsController {
         this.logger.warn(`model ${model.id}: old training files not deleted: ${(error as Error).message}`);
       });
   }
+}
+
+/** Whether the job is the one the model's current reservation (PUT /train) is creating. */
+function isReservationsJob(
+  model: { id: string; status: string; trainingJobId: string | null; trainingAttempt: string | null },
+  job: JobLifecycleData,
+): boolean {
+  return (
+    model.status === 'training' &&
+    model.trainingJobId === null &&
+    model.trainingAttempt !== null &&
+    job.idempotencyKey === trainingJobKey(model.id, model.trainingAttempt)
+  );
 }
 
 /** Where a training job's files live; the inference worker writes them there (docs/models.md). */

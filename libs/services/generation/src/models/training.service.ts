@@ -1,5 +1,5 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
-import { JOBS_API, type JobsApi, type JobView, type TenantRef } from '@genasset/contracts';
+import { JOBS_API, prefixedId, type JobsApi, type JobView, type TenantRef } from '@genasset/contracts';
 import { ApiError } from '@genasset/http';
 import { Prisma } from '../generated/prisma/client';
 import { GenerationPrisma } from '../generation.prisma';
@@ -61,12 +61,16 @@ export class TrainingService {
       return { creativeUnitsCost: 0, creativeUnitsDiscount: 0 };
     }
     const chosen = parameters ?? (row.parameters as Record<string, unknown> | null) ?? {};
-    // Reserve the model first: of two concurrent PUT /train only one gets past this update.
+    // Reserve the model first: of two concurrent PUT /train only one gets past this update. The
+    // attempt names this reservation: its job carries it as idempotency key, so the job's facts
+    // are recognised as this training's even before the job id is recorded below.
+    const attempt = prefixedId('train');
     const reserved = await this.prisma.model.updateMany({
       where: { id: row.id, status: { in: [...TRAINABLE_STATUSES] } },
       data: {
         status: 'training',
         trainingJobId: null,
+        trainingAttempt: attempt,
         parameters: chosen as Prisma.InputJsonValue,
         trainingProgress: { stage: 'pending', progress: 0, updatedAt: Date.now() },
         updatedAt: new Date(),
@@ -89,6 +93,7 @@ export class TrainingService {
         },
         // Trainings are not priced yet (docs/models.md): free, but a job like any other.
         creativeUnitsCost: 0,
+        idempotencyKey: trainingJobKey(row.id, attempt),
       });
     } catch (error) {
       await this.prisma.model.update({
@@ -96,13 +101,22 @@ export class TrainingService {
         data: {
           status: row.status,
           trainingJobId: row.trainingJobId,
+          trainingAttempt: row.trainingAttempt,
           trainingProgress: row.trainingProgress ?? Prisma.DbNull,
         },
       });
       throw publicError(error);
     }
+    // A fast trainer's facts may have adopted the job already (TrainingFactsController), and may
+    // even have finished the training: that counts as recorded.
     const recorded = await this.prisma.model.updateMany({
-      where: { id: row.id, status: 'training', trainingJobId: null },
+      where: {
+        id: row.id,
+        OR: [
+          { status: 'training', trainingJobId: null, trainingAttempt: attempt },
+          { trainingJobId: job.jobId },
+        ],
+      },
       data: { trainingJobId: job.jobId },
     });
     if (recorded.count === 0) {
@@ -182,4 +196,9 @@ function exportManifest(row: ModelRow, artifacts: ModelArtifacts) {
     statistics: artifacts.statistics,
     exportedAt: new Date().toISOString(),
   };
+}
+
+/** The idempotency key of a training reservation's job: unique per model and attempt. */
+export function trainingJobKey(modelId: string, attempt: string): string {
+  return `model-training:${modelId}:${attempt}`;
 }

@@ -12,7 +12,8 @@ import type { JobRecord } from './job.repository';
  * The lifecycle fact of a job in its current state: what the webhook
  * dispatcher turns into generation.*, asset.download.*, model.download.* and
  * model.training.* events. `modelId` only when the job runs a model; `output`
- * only the documented fields (assetIds, downloadUrl, model), on success.
+ * only the documented fields (assetIds, downloadUrl, model), on success; `idempotencyKey` when the
+ * creator gave one (internal: the webhook catalog never forwards it).
  */
 export function lifecycleData(
   job: JobRecord,
@@ -30,6 +31,7 @@ export function lifecycleData(
     ...(job.modelId ? { modelId: job.modelId } : {}),
     ...(output ? { output } : {}),
     ...(extra.failureReason ? { failureReason: extra.failureReason } : {}),
+    ...(job.idempotencyKey ? { idempotencyKey: job.idempotencyKey } : {}),
   };
 }
 
