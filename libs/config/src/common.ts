@@ -31,6 +31,13 @@ export const commonEnv = z.object({
    * waits this long on an empty fetch, so it adds up to this much latency per hop there.
    */
   KAFKA_FETCH_MAX_WAIT: vars.duration('100ms'),
+  /**
+   * How long the broker waits without a heartbeat before it declares a consumer gone and hands its
+   * partitions to the group's other members. After a broker outage a group's members rejoin only
+   * once their old sessions have run out, so this is also the lag before consumption resumes.
+   * Heartbeats go out between transactions: keep it above the longest batch transaction.
+   */
+  KAFKA_SESSION_TIMEOUT: vars.duration('10s'),
   S3_ENDPOINT: vars.url().optional(),
   S3_REGION: z.string().default('us-east-1'),
   S3_BUCKET: z.string().optional(),

@@ -49,6 +49,7 @@ export class ProcessModule {
           groupPrefix: config.KAFKA_GROUP_PREFIX,
           fromBeginning: config.KAFKA_FROM_BEGINNING,
           fetchMaxWaitMs: config.KAFKA_FETCH_MAX_WAIT,
+          sessionTimeoutMs: config.KAFKA_SESSION_TIMEOUT,
         }),
         InternalApiModule.forProcess({ ...config, local: options.localApis }),
         ...options.services,

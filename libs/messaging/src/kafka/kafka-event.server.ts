@@ -18,6 +18,7 @@ export interface KafkaServerSettings extends EventServerSettings {
   readonly partitionsConsumedConcurrently?: number;
   /** Longest time the broker may hold an empty fetch (default 200 ms). */
   readonly fetchMaxWaitMs?: number;
+  /** How long the broker waits for a heartbeat before it hands the consumer's partitions to others (default 10 s). */
   readonly sessionTimeoutMs?: number;
 }
 
@@ -82,11 +83,13 @@ export class KafkaEventServer extends EventServer {
   private async startConsumer(table: HandlerTable, name: string): Promise<void> {
     const processor = new EventProcessor(this.registry.get(name), table, new KafkaDeadLetterSink(this.publisher), this.processorOptions());
     this.processors.set(name, processor);
+    const sessionTimeout = this.kafkaSettings.sessionTimeoutMs ?? 10_000;
     const consumer = this.kafka.consumer({
       groupId: `${this.kafkaSettings.groupPrefix ?? ''}${name}`,
       allowAutoTopicCreation: false,
-      sessionTimeout: this.kafkaSettings.sessionTimeoutMs ?? 30_000,
-      heartbeatInterval: 3_000,
+      sessionTimeout,
+      // kafkajs wants a third of the session at most; more often costs a request each time.
+      heartbeatInterval: Math.min(3_000, Math.floor(sessionTimeout / 3)),
       maxWaitTimeInMs: this.kafkaSettings.fetchMaxWaitMs ?? 200,
       retry: { retries: 10, initialRetryTime: 300, maxRetryTime: 10_000 },
     });

@@ -58,6 +58,7 @@ export class MessagingModule {
                   groupPrefix: options.groupPrefix,
                   partitionsConsumedConcurrently: options.partitionsConsumedConcurrently,
                   fetchMaxWaitMs: options.fetchMaxWaitMs,
+                  sessionTimeoutMs: options.sessionTimeoutMs,
                 })
               : new InProcessEventServer(registry, bus, settings),
           inject: [ConsumerRegistry, MESSAGING_PUBLISHER, InProcessBus],

@@ -27,6 +27,11 @@ export interface MessagingModuleOptions {
    * brokers (librdkafka's mock cluster) always wait this long on an empty fetch.
    */
   readonly fetchMaxWaitMs?: number;
+  /**
+   * Kafka: how long the broker waits for a consumer's heartbeat before it hands
+   * the consumer's partitions to others (KAFKA_SESSION_TIMEOUT, default 10 s).
+   */
+  readonly sessionTimeoutMs?: number;
   /** Defaults for every service's relay. */
   readonly relay?: Omit<OutboxRelayOptions, 'schema' | 'listen' | 'transaction' | 'logger'>;
   /** Register the `broker` readiness check (default true). */
