@@ -13,6 +13,7 @@ import type { InputReader } from './input-reader';
 import type { JobReporter } from './job-reporter';
 import { OutputWriter } from './output-writer';
 import { TransientError } from './transient-error';
+import { whileHeld } from './while-held';
 import type { ClaimedItem, WorkQueue } from './work-queue';
 
 export interface ExecutionSettings {
@@ -29,6 +30,8 @@ export interface Running {
   /** Why the run was stopped: canceled by the client, lost its claim, or the process is stopping. */
   stopReason?: 'canceled' | 'lost' | 'shutdown';
   done: Promise<void>;
+  /** Epoch ms when the claim's lease runs out, as of its last renewal seen by this process. */
+  heldUntil?: number;
 }
 
 /** Job progress: 0.05 when an engine starts, engine progress mapped into 0.1–0.9, 0.95 when finalizing. */
@@ -61,6 +64,7 @@ export class JobExecution {
 
   async execute(run: Running): Promise<void> {
     const { item } = run;
+    run.heldUntil = Date.now() + this.settings.leaseMs;
     const input = item.input;
     const route = routeOf(item.mode, input);
     // Work for a project this deployment does not know (deployments or test runs sharing a
@@ -74,7 +78,7 @@ export class JobExecution {
     }
     if (item.attempts > this.settings.maxAttempts) {
       await this.fail(
-        item,
+        run,
         `${item.mode} could not be completed: the worker running it stopped ${item.attempts - 1} times`,
       );
       return;
@@ -91,7 +95,7 @@ export class JobExecution {
           }
         : this.registry.resolve(route);
     if (!resolved.engine) {
-      await this.fail(item, noEngineReason(route));
+      await this.fail(run, noEngineReason(route));
       return;
     }
     const engine = resolved.engine;
@@ -151,10 +155,12 @@ export class JobExecution {
       const result = await engine.run(job, ctx);
       if (run.controller.signal.aborted) throw new EngineAborted();
       const extra = { ...result.extra, engine: result.extra?.engine ?? engine.name };
-      const reported = await this.reporter.reportIf(
-        this.prisma,
-        this.queue.ending(item, 'done'),
-        this.reporter.finishedEvents(item, writer.outputs, extra),
+      const reported = await this.persist(run, 'the result', () =>
+        this.reporter.reportIf(
+          this.prisma,
+          this.queue.ending(item, 'done'),
+          this.reporter.finishedEvents(item, writer.outputs, extra),
+        ),
       );
       if (!reported) {
         await writer.discard();
@@ -181,7 +187,7 @@ export class JobExecution {
       return;
     }
     if (error instanceof EngineError) {
-      await this.fail(item, error.message);
+      await this.fail(run, error.message);
       return;
     }
     this.logger.error(
@@ -192,39 +198,63 @@ export class JobExecution {
         ? error.reason
         : `an internal error occurred in the ${engineName} engine`;
     if (item.attempts < this.settings.maxAttempts) {
-      await this.queue.retryLater(
-        item,
-        this.settings.retryDelayMs * 2 ** (item.attempts - 1),
-        message(error),
+      await this.persist(run, 'the retry', () =>
+        this.queue.retryLater(item, this.settings.retryDelayMs * 2 ** (item.attempts - 1), message(error)),
       );
       return;
     }
-    await this.fail(item, `${item.mode} failed after ${item.attempts} attempts: ${reason}`);
+    await this.fail(run, `${item.mode} failed after ${item.attempts} attempts: ${reason}`);
   }
 
   /** Ends the claim as failed and reports the reason, in one statement (nothing when the claim is gone). */
-  private async fail(item: ClaimedItem, reason: string): Promise<void> {
-    const reported = await this.reporter.reportIf(
-      this.prisma,
-      this.queue.ending(item, 'failed', reason),
-      this.reporter.failedEvents(item.jobId, reason),
+  private async fail(run: Running, reason: string): Promise<void> {
+    const { item } = run;
+    const reported = await this.persist(run, 'the failure', () =>
+      this.reporter.reportIf(
+        this.prisma,
+        this.queue.ending(item, 'failed', reason),
+        this.reporter.failedEvents(item.jobId, reason),
+      ),
     );
     if (reported) this.logger.log(`job ${item.jobId}: failed: ${reason}`);
   }
 
+  /**
+   * A write that ends the run, tried again while the database is unreachable for as long as the claim
+   * lasts (whileHeld): an outage shorter than the lease neither loses the run's result nor leaves the
+   * job waiting for the lease to lapse.
+   */
+  private persist<T>(run: Running, what: string, write: () => Promise<T>): Promise<T> {
+    return whileHeld(write, {
+      heldUntil: () => run.heldUntil ?? 0,
+      signal: run.controller.signal,
+      onRetry: (error, failures) => {
+        if (failures === 1)
+          this.logger.warn(
+            `job ${run.item.jobId}: recording ${what} failed, trying again while the claim lasts: ${message(error)}`,
+          );
+      },
+    });
+  }
+
   /** Reports progress (in-progress) with a lease renewal; a lost claim stops the run. */
   private async report(run: Running, progress: number): Promise<void> {
+    const renewedAt = Date.now();
     const held = await this.reporter.reportIf(
       this.prisma,
       this.queue.renewal(run.item, this.settings.leaseMs),
       this.reporter.progressEvents(run.item.jobId, 'in-progress', progress),
     );
-    if (!held) this.lost(run);
+    if (held) run.heldUntil = renewedAt + this.settings.leaseMs;
+    else this.lost(run);
   }
 
   private async renew(run: Running): Promise<void> {
     try {
-      if (!(await this.queue.renew(this.prisma, run.item, this.settings.leaseMs))) this.lost(run);
+      const renewedAt = Date.now();
+      if (await this.queue.renew(this.prisma, run.item, this.settings.leaseMs))
+        run.heldUntil = renewedAt + this.settings.leaseMs;
+      else this.lost(run);
     } catch (error) {
       this.logger.warn(`job ${run.item.jobId}: lease renewal failed: ${message(error)}`);
     }
