@@ -86,7 +86,7 @@ describe('outbox relay', () => {
         .map((e) => e.data.sequence);
       expect(sequences).toEqual(Array.from({ length: 40 }, (_, i) => i));
     }
-    expect(sent[0].message.headers['x-event-type']).toBe('probe.recorded');
+    expect(JSON.parse(sent[0].message.value)).toMatchObject({ type: 'probe.recorded', producer: 'probe-producer' });
   });
 
   it('holds back rows of a later commit behind a lower seq still uncommitted, then publishes both in order without another NOTIFY', async () => {

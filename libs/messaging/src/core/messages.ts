@@ -1,5 +1,3 @@
-import type { EventEnvelope } from '@genasset/contracts';
-
 /** One event on its way out: what the relay hands a `Publisher`. */
 export interface OutboundMessage {
   readonly id: string;
@@ -8,9 +6,11 @@ export interface OutboundMessage {
   readonly topic: string;
   /** The aggregate id: Kafka key, and the unit of ordering. */
   readonly key: string;
-  /** The envelope as JSON. */
+  /**
+   * The envelope as JSON: it carries id, type, producer and trace context, so
+   * events need no headers (structured mode; KafkaPublisher.publish).
+   */
   readonly value: string;
-  readonly headers: Readonly<Record<string, string>>;
 }
 
 /**
@@ -42,30 +42,17 @@ export interface InboundRecord {
   readonly headers: Readonly<Record<string, string>>;
 }
 
-/** Header names used on every transport. */
+/**
+ * Header names of dead letters (events themselves carry none). A consumer
+ * still reads `traceparent` from a message's headers when its envelope has
+ * no trace context (a producer outside this platform).
+ */
 export const HEADERS = {
   eventId: 'x-event-id',
   eventType: 'x-event-type',
-  producer: 'x-event-producer',
-  traceparent: 'traceparent',
-  tracestate: 'tracestate',
-  requestId: 'x-request-id',
   deadLetterReason: 'x-dead-letter-reason',
   deadLetterConsumer: 'x-dead-letter-consumer',
   originalTopic: 'x-original-topic',
   originalPartition: 'x-original-partition',
   originalOffset: 'x-original-offset',
 } as const;
-
-/** Headers carried beside the envelope, so tools and logs see ids without parsing values. */
-export function envelopeHeaders(envelope: EventEnvelope): Record<string, string> {
-  const headers: Record<string, string> = {
-    [HEADERS.eventId]: envelope.id,
-    [HEADERS.eventType]: envelope.type,
-    [HEADERS.producer]: envelope.producer,
-  };
-  if (envelope.trace?.traceparent) headers[HEADERS.traceparent] = envelope.trace.traceparent;
-  if (envelope.trace?.tracestate) headers[HEADERS.tracestate] = envelope.trace.tracestate;
-  if (envelope.trace?.requestId) headers[HEADERS.requestId] = envelope.trace.requestId;
-  return headers;
-}

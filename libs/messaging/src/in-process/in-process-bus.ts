@@ -31,7 +31,9 @@ export class InProcessBus implements Publisher {
 
   async publish(messages: readonly OutboundMessage[]): Promise<void> {
     if (!this.open) {
-      throw new Error('in-process transport is not consuming yet (connectMessaging(app) then app.startAllMicroservices())');
+      throw new Error(
+        'in-process transport is not consuming yet (connectMessaging(app) then app.startAllMicroservices())',
+      );
     }
     const records = messages.map(toRecord);
     // Consumers are independent of each other (own schema, own inbox): run them side by side.
@@ -53,6 +55,9 @@ export class InProcessBus implements Publisher {
   }
 }
 
+/** Events carry no headers (the envelope has everything): the same on both transports. */
+const NO_HEADERS: Readonly<Record<string, string>> = Object.freeze({});
+
 function toRecord(message: OutboundMessage): InboundRecord {
   return {
     topic: message.topic,
@@ -60,6 +65,6 @@ function toRecord(message: OutboundMessage): InboundRecord {
     offset: message.seq ?? '0',
     key: message.key,
     value: message.value,
-    headers: message.headers,
+    headers: NO_HEADERS,
   };
 }

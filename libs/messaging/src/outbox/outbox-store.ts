@@ -58,7 +58,6 @@ export class OutboxStore {
         topic: string;
         key: string;
         value: string;
-        headers: Record<string, string> | string;
         held_back: boolean;
       }[]
     >(
@@ -66,7 +65,7 @@ export class OutboxStore {
       // of NULLs (and held_back) when no row is ready.
       `WITH horizon AS MATERIALIZED (SELECT pg_snapshot_xmin(pg_current_snapshot()) AS xmin),
        ready AS (
-         SELECT o.seq, o.id, o.topic, o.key, o.envelope::text AS value, o.headers
+         SELECT o.seq, o.id, o.topic, o.key, o.envelope::text AS value
            FROM ${this.table} AS o
           WHERE o.txid < (SELECT xmin FROM horizon)
           ORDER BY o.seq
@@ -76,7 +75,7 @@ export class OutboxStore {
          SELECT (SELECT count(*) FROM ready) < ${n}
                 AND EXISTS (SELECT 1 FROM ${this.table} AS o WHERE o.txid >= (SELECT xmin FROM horizon)) AS held_back
        )
-       SELECT r.seq::text AS seq, r.id, r.topic, r.key, r.value, r.headers, held.held_back
+       SELECT r.seq::text AS seq, r.id, r.topic, r.key, r.value, held.held_back
          FROM held LEFT JOIN ready AS r ON true
         ORDER BY r.seq`,
     );
@@ -91,8 +90,6 @@ export class OutboxStore {
           topic: r.topic,
           key: r.key,
           value: r.value,
-          headers:
-            typeof r.headers === 'string' ? (JSON.parse(r.headers) as Record<string, string>) : r.headers,
         },
       })),
     };

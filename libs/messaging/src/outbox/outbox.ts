@@ -6,7 +6,6 @@ import {
   type TraceHeaders,
 } from '@genasset/contracts';
 import { currentTraceHeaders } from '@genasset/observability';
-import { envelopeHeaders } from '../core/messages';
 import { outboxChannel } from '../core/messaging-tables';
 import { schemaIdent, type SqlClient } from '../core/sql-client';
 
@@ -20,7 +19,7 @@ export interface OutboxOptions {
 }
 
 /**
- * The rows of `$1`, a JSON array of `{id, topic, key, envelope, headers}`, in
+ * The rows of `$1`, a JSON array of `{id, topic, key, envelope}`, in
  * array order. Read as `json`, not `jsonb`: `json_to_recordset` parses each
  * element once, and a `json` column keeps the envelope's text exactly as
  * `JSON.stringify` wrote it, so it is stored (and later published) without
@@ -28,9 +27,9 @@ export interface OutboxOptions {
  * parsed each envelope again from an escaped string: ~45 % more database time
  * per insert.)
  */
-const ROWS_SQL = `SELECT r.id, r.topic, r.key, r.envelope, r.headers
-          FROM ROWS FROM (json_to_recordset($1::json) AS (id text, topic text, key text, envelope json, headers jsonb))
-               WITH ORDINALITY AS r(id, topic, key, envelope, headers, ord)
+const ROWS_SQL = `SELECT r.id, r.topic, r.key, r.envelope
+          FROM ROWS FROM (json_to_recordset($1::json) AS (id text, topic text, key text, envelope json))
+               WITH ORDINALITY AS r(id, topic, key, envelope, ord)
          ORDER BY r.ord`;
 /** ROWS_SQL when the `guard` CTE of `writeIf` returned a row. */
 const GUARDED_ROWS_SQL = ROWS_SQL.replace(
@@ -59,7 +58,7 @@ export class Outbox {
     // for seq, and the NOTIFY rides along. NOTIFY is transactional: the relay
     // is woken at commit, never for a rolled-back write.
     this.insertSql = `WITH written AS (
-        INSERT INTO ${table} (id, topic, key, envelope, headers)
+        INSERT INTO ${table} (id, topic, key, envelope)
         ${ROWS_SQL}
         RETURNING 1
       )
@@ -102,7 +101,7 @@ export class Outbox {
     const rows = await client.$queryRawUnsafe<{ guarded: boolean }[]>(
       `WITH guard AS (${guardSql}),
        written AS (
-        INSERT INTO ${schemaIdent(this.schema)}.outbox_events (id, topic, key, envelope, headers)
+        INSERT INTO ${schemaIdent(this.schema)}.outbox_events (id, topic, key, envelope)
         ${GUARDED_ROWS_SQL}
         RETURNING 1
       )
@@ -117,8 +116,11 @@ export class Outbox {
   }
 
   private rowsJson(envelopes: readonly EventEnvelope[]): string {
-    // The writer's trace context travels with each row (envelope and headers),
-    // so the consumer continues the trace (tracing off: undefined, nothing added).
+    // The writer's trace context travels in the envelope, so the consumer
+    // continues the trace (tracing off: undefined, nothing added). The rows'
+    // `headers` column is no longer written (events carry no headers); it
+    // stays, with its '{}' default, for relays of the previous version during
+    // a rolling deploy.
     const trace = currentTraceHeaders();
     const rows = envelopes.map((written) => {
       const envelope =
@@ -132,7 +134,6 @@ export class Outbox {
         topic: this.topicOf(envelope),
         key: envelope.key,
         envelope,
-        headers: envelopeHeaders(envelope),
       };
     });
     return JSON.stringify(rows);

@@ -1,6 +1,5 @@
 import { Kafka, logLevel, type Producer } from 'kafkajs';
 import { TOPICS, type EventEnvelope } from '@genasset/contracts';
-import { envelopeHeaders } from '@genasset/messaging';
 import { testServices } from '@genasset/testing';
 
 /**
@@ -22,7 +21,7 @@ export class FactPublisher {
     await this.producer.send({
       topic: TOPICS.assetEvents,
       acks: -1,
-      messages: [{ key: envelope.key, value: JSON.stringify(envelope), headers: envelopeHeaders(envelope) }],
+      messages: [{ key: envelope.key, value: JSON.stringify(envelope) }],
     });
   }
 

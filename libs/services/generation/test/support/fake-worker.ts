@@ -1,7 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { Kafka, logLevel, type Consumer, type Producer } from 'kafkajs';
 import { createEnvelope, JobSucceededReported, TOPICS, type EventEnvelope } from '@genasset/contracts';
-import { envelopeHeaders } from '@genasset/messaging';
 import { testServices } from '@genasset/testing';
 
 interface WorkRequest {
@@ -50,7 +49,7 @@ export class FakeWorker {
         );
         await this.producer!.send({
           topic: TOPICS.jobReports,
-          messages: [{ key: report.key, value: JSON.stringify(report), headers: envelopeHeaders(report) }],
+          messages: [{ key: report.key, value: JSON.stringify(report) }],
         });
       },
     });

@@ -1,6 +1,5 @@
 import { Kafka, logLevel, type Producer } from 'kafkajs';
 import { createEnvelope, type EventDefinition, type EventEnvelope } from '@genasset/contracts';
-import { envelopeHeaders } from '@genasset/messaging';
 import { testServices } from '@genasset/testing';
 
 /** Publishes facts to the real broker exactly as a service's relay does (envelope as value, key as key). */
@@ -25,7 +24,7 @@ export class FactPublisher {
     const envelope = createEnvelope(definition, data, { producer: 'inference-test' });
     await this.producer!.send({
       topic: definition.topic,
-      messages: [{ key: envelope.key, value: JSON.stringify(envelope), headers: envelopeHeaders(envelope) }],
+      messages: [{ key: envelope.key, value: JSON.stringify(envelope) }],
     });
     return envelope;
   }

@@ -8,7 +8,6 @@ import {
   type EventEnvelope,
   type JobRunningStatus,
 } from '@genasset/contracts';
-import { envelopeHeaders } from '@genasset/messaging';
 import { testServices } from '@genasset/testing';
 
 /** Publishes reports to `job.reports.v1` exactly as an executor does: envelope as value, jobId as key. */
@@ -44,7 +43,7 @@ export class FakeExecutor {
   async send(envelope: EventEnvelope): Promise<EventEnvelope> {
     await this.producer!.send({
       topic: TOPICS.jobReports,
-      messages: [{ key: envelope.key, value: JSON.stringify(envelope), headers: envelopeHeaders(envelope) }],
+      messages: [{ key: envelope.key, value: JSON.stringify(envelope) }],
     });
     return envelope;
   }

@@ -6,7 +6,7 @@ import {
   type EventEnvelope,
   type JobLifecycleData,
 } from '@genasset/contracts';
-import { createKafka, envelopeHeaders } from '@genasset/messaging';
+import { createKafka } from '@genasset/messaging';
 import { testServices } from '@genasset/testing';
 import type { Producer } from 'kafkajs';
 
@@ -51,7 +51,7 @@ export class FactPublisher {
     await this.producer.send({
       topic: definition.topic,
       acks: -1,
-      messages: [{ key: envelope.key, value: JSON.stringify(envelope), headers: envelopeHeaders(envelope) }],
+      messages: [{ key: envelope.key, value: JSON.stringify(envelope) }],
     });
     return envelope;
   }
