@@ -8,6 +8,7 @@ import type { HandlerTable } from '../consumer/handler-table';
 import { commitFailure } from './commit-error';
 import { KafkaDeadLetterSink } from './kafka-dead-letter.sink';
 import type { KafkaPublisher } from './kafka-publisher';
+import { whileBeating } from './while-beating';
 
 export interface KafkaServerSettings extends EventServerSettings {
   /** Where a consumer group without committed offsets starts (default: the beginning: no fact is missed). */
@@ -83,13 +84,13 @@ export class KafkaEventServer extends EventServer {
   private async startConsumer(table: HandlerTable, name: string): Promise<void> {
     const processor = new EventProcessor(this.registry.get(name), table, new KafkaDeadLetterSink(this.publisher), this.processorOptions());
     this.processors.set(name, processor);
-    const sessionTimeout = this.kafkaSettings.sessionTimeoutMs ?? 10_000;
+    const sessionTimeout = this.sessionTimeoutMs();
     const consumer = this.kafka.consumer({
       groupId: `${this.kafkaSettings.groupPrefix ?? ''}${name}`,
       allowAutoTopicCreation: false,
       sessionTimeout,
       // kafkajs wants a third of the session at most; more often costs a request each time.
-      heartbeatInterval: Math.min(3_000, Math.floor(sessionTimeout / 3)),
+      heartbeatInterval: this.heartbeatIntervalMs(),
       maxWaitTimeInMs: this.kafkaSettings.fetchMaxWaitMs ?? 200,
       retry: { retries: 10, initialRetryTime: 300, maxRetryTime: 10_000 },
     });
@@ -158,13 +159,21 @@ export class KafkaEventServer extends EventServer {
     });
     this.inFlight.add(work);
     try {
-      await work;
+      await whileBeating(work, heartbeat, this.heartbeatIntervalMs());
     } catch (error) {
       // A retry backoff cut short by close(): the event stays uncommitted and comes again.
       if (!this.stopping.signal.aborted) throw error;
     } finally {
       this.inFlight.delete(work);
     }
+  }
+
+  private sessionTimeoutMs(): number {
+    return this.kafkaSettings.sessionTimeoutMs ?? 10_000;
+  }
+
+  private heartbeatIntervalMs(): number {
+    return Math.min(3_000, Math.floor(this.sessionTimeoutMs() / 3));
   }
 
   private markFetched(name: string): void {
