@@ -11,8 +11,16 @@ import { Kafka, logLevel, type Admin } from 'kafkajs';
  * exactly at "now" on every partition, whoever owns it.
  *
  * The commit goes through a short-lived member of each group: the mock broker has no
- * DescribeGroups, which kafkajs's admin.setOffsets needs.
+ * DescribeGroups, which kafkajs's admin.setOffsets needs. That member is waited out before this
+ * returns (PRIMING_SESSION_MS): the mock broker keeps a member that left until its session
+ * expires, and an app joining meanwhile shares its first rebalances with it. The priming member
+ * subscribes to every topic, so it can be handed partitions of the app's topics that nobody then
+ * consumes: the CI runs where one harness's jobs never finished logged such shared rebalances
+ * ("Consumer group received unsubscribed topics", SyncGroup "group is rebalancing").
  */
+/** The priming member's session: short, since every harness start waits it out. */
+const PRIMING_SESSION_MS = 4_000;
+
 export async function primeConsumerGroups(
   brokers: string[],
   groupIds: string[],
@@ -35,6 +43,8 @@ export async function primeConsumerGroups(
     await admin.disconnect();
   }
   await Promise.all(groupIds.map((groupId) => commitWithRetries(kafka, groupId, topics, offsets)));
+  // Gone for the mock broker too: its session has run out (plus a margin for its timer).
+  await new Promise((resolve) => setTimeout(resolve, PRIMING_SESSION_MS + 500));
 }
 
 /**
@@ -56,7 +66,7 @@ async function commitWithRetries(
       maxWaitTimeInMs: 100,
       // The mock broker holds the app's first join for about this member's session timeout
       // (less 1 s) even after it left: 30 s by default, 3 s with this.
-      sessionTimeout: 4_000,
+      sessionTimeout: PRIMING_SESSION_MS,
       heartbeatInterval: 1_000,
     });
     let timer: NodeJS.Timeout | undefined;
