@@ -35,7 +35,8 @@ export const commonEnv = z.object({
    * How long the broker waits without a heartbeat before it declares a consumer gone and hands its
    * partitions to the group's other members. After a broker outage a group's members rejoin only
    * once their old sessions have run out, so this is also the lag before consumption resumes.
-   * Heartbeats go out between transactions: keep it above the longest batch transaction.
+   * Heartbeats go out during batches too (every third of it, at most 3 s): keep it above the
+   * longest time the event loop may be blocked.
    */
   KAFKA_SESSION_TIMEOUT: vars.duration('10s'),
   S3_ENDPOINT: vars.url().optional(),
