@@ -245,19 +245,22 @@ export class JobExecution {
       this.queue.renewal(run.item, this.settings.leaseMs),
       this.reporter.progressEvents(run.item.jobId, 'in-progress', progress),
     );
-    if (held) run.heldUntil = renewedAt + this.settings.leaseMs;
-    else this.lost(run);
+    this.renewed(run, held, renewedAt);
   }
 
   private async renew(run: Running): Promise<void> {
     try {
       const renewedAt = Date.now();
-      if (await this.queue.renew(this.prisma, run.item, this.settings.leaseMs))
-        run.heldUntil = renewedAt + this.settings.leaseMs;
-      else this.lost(run);
+      this.renewed(run, await this.queue.renew(this.prisma, run.item, this.settings.leaseMs), renewedAt);
     } catch (error) {
       this.logger.warn(`job ${run.item.jobId}: lease renewal failed: ${message(error)}`);
     }
+  }
+
+  /** After a renewal sent at `at`: the lease runs a full term from then, or the claim is gone. */
+  private renewed(run: Running, held: boolean, at: number): void {
+    if (held) run.heldUntil = at + this.settings.leaseMs;
+    else this.lost(run);
   }
 
   /** The claim is gone: canceled (the usual case) or taken over after a missed lease. */
