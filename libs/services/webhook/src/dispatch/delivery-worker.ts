@@ -9,13 +9,19 @@ import {
 } from '@genasset/observability';
 import type { DatabaseConnection } from '@genasset/persistence';
 import { DELIVERIES_CHANNEL } from '../deliveries/delivery-wakeup';
-import { observeAttempt, observeRecorded, webhookDispatchTaken } from '../metrics/webhook.metrics';
+import {
+  observeAttempt,
+  observeRecorded,
+  webhookDispatchGivenBack,
+  webhookDispatchTaken,
+} from '../metrics/webhook.metrics';
 import { serviceFailure, type AttemptResult } from './attempt-outcome';
 import { AttemptRecorder } from './attempt-recorder';
 import { deliveryBody } from './delivery-body';
 import type { DeliveryHandoff, DeliveryHandoffPort } from './delivery-handoff';
 import { DeliveryRepository, type ClaimedDelivery } from './delivery.repository';
 import { DispatchBoard } from './dispatch-board';
+import { startWindowMs } from './lease-budget';
 import type { DispatchSettings } from './dispatch.settings';
 import { EndpointTargets, type SecretOpener } from './endpoint-targets';
 import { WebhookSender, type SignedPost } from './webhook-sender';
@@ -27,6 +33,8 @@ export interface WorkerStats {
   claimed: number;
   /** Deliveries the intake of this process handed over as it wrote them (no claim). */
   handedOver: number;
+  /** Deliveries given back unattempted: they waited too long to finish within their lease. */
+  givenBack: number;
   attempted: number;
   inFlight: number;
   queued: number;
@@ -52,6 +60,8 @@ export class DeliveryWorker implements DeliveryHandoffPort {
   private readonly retryTimers = new Map<number, NodeJS.Timeout>();
   /** Room worth a claim round: smaller gaps wait for more attempts to finish (fewer, fuller claims). */
   private readonly claimThreshold: number;
+  /** A delivery leased longer ago than this is given back instead of started (startWindowMs). */
+  private readonly startWindowMs: number;
   private running = false;
   private loop?: Promise<void>;
   private readonly doorbell = new WakeSignal();
@@ -59,7 +69,7 @@ export class DeliveryWorker implements DeliveryHandoffPort {
   private limited = false;
   private unlisten?: () => Promise<void>;
   private claimFailures = 0;
-  private readonly counts = { claimed: 0, handedOver: 0, attempted: 0 };
+  private readonly counts = { claimed: 0, handedOver: 0, attempted: 0, givenBack: 0 };
 
   constructor(
     private readonly db: DatabaseConnection,
@@ -78,6 +88,7 @@ export class DeliveryWorker implements DeliveryHandoffPort {
       1,
       Math.floor(Math.min(settings.claimBatch, settings.maxInFlight * this.board.prefetch) / 4),
     );
+    this.startWindowMs = startWindowMs(settings.leaseMs, settings.timeoutMs);
     this.recorder = new AttemptRecorder(
       async (batch) => {
         const retries = await this.repository.record(batch, settings);
@@ -253,9 +264,35 @@ export class DeliveryWorker implements DeliveryHandoffPort {
     }
   }
 
-  /** Starts every claimed delivery whose endpoint and the process have a free slot. */
+  /**
+   * Starts every claimed delivery whose endpoint and the process have a free
+   * slot, except those that waited so long (a slow endpoint ahead of them)
+   * that their attempt might outlive their lease: those go back to the shared
+   * queue at once, to be claimed afresh.
+   */
   private pump(): void {
-    for (let delivery = this.board.next(); delivery; delivery = this.board.next()) this.launch(delivery);
+    const now = Date.now();
+    const lapsed: ClaimedDelivery[] = [];
+    for (let delivery = this.board.next(); delivery; delivery = this.board.next()) {
+      if (this.startWindowMs > 0 && now - delivery.leasedAt > this.startWindowMs) {
+        this.board.done(delivery.endpointId);
+        lapsed.push(delivery);
+      } else this.launch(delivery);
+    }
+    if (lapsed.length > 0) void this.giveBack(lapsed);
+  }
+
+  private async giveBack(deliveries: readonly ClaimedDelivery[]): Promise<void> {
+    this.counts.givenBack += deliveries.length;
+    webhookDispatchGivenBack.inc(deliveries.length);
+    try {
+      // Still well within the lease (startWindowMs), so no other worker holds these rows yet.
+      await this.repository.release(deliveries.map((d) => d.id));
+    } catch (error) {
+      // Left leased: any replica claims them once the lease passes.
+      this.logger.warn(`giving back ${deliveries.length} waiting deliveries failed: ${message(error)}`);
+    }
+    this.wake();
   }
 
   private launch(delivery: ClaimedDelivery): void {

@@ -12,6 +12,12 @@ export interface ClaimedDelivery {
   secretCiphertext: string;
   /** traceparent stored at intake: the attempt's span continues that trace. */
   traceContext?: string | null;
+  /**
+   * This process's clock (ms) just before the statement that leased it was
+   * sent. Lease checks use this clock only, so a clock difference with the
+   * database cannot make every lease look lapsed.
+   */
+  leasedAt: number;
 }
 
 export interface ClaimResult {
@@ -167,6 +173,7 @@ export class DeliveryRepository {
     }
     // Scan more candidates than wanted, so a few busy endpoints at the head of the queue cannot starve the rest.
     const scan = Math.min(request.limit * 2, 10_000);
+    const leasedAt = Date.now();
     const rows = await this.statements.query<{
       id: string | null;
       endpoint_id: string;
@@ -195,6 +202,7 @@ export class DeliveryRepository {
         url: r.url,
         secretCiphertext: r.secret_ciphertext,
         traceContext: r.trace_context,
+        leasedAt,
       }));
     const candidates = rows[0]?.candidates ?? 0;
     // Due deliveries may be left: held back by a cap (saturated endpoints were not even scanned), or beyond the window.

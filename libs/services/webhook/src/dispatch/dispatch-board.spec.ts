@@ -8,6 +8,7 @@ const delivery = (endpointId: string, n: number): ClaimedDelivery => ({
   attemptCount: 0,
   url: 'https://example.com',
   secretCiphertext: 'c',
+  leasedAt: 0,
 });
 const drain = (board: DispatchBoard) => {
   const started: string[] = [];
@@ -58,9 +59,9 @@ describe('DispatchBoard', () => {
 });
 
 describe('DispatchBoard reservations (hand-off from the intake)', () => {
-  it('reserves within the room and the per-endpoint cap, and counts reservations as held', () => {
-    // 2 in flight × prefetch 2 = room 4; 1 per endpoint × 2 = 2 held per endpoint.
-    const board = new DispatchBoard(2, 1);
+  it('reserves within the hand-off depth in all and per endpoint, and counts reservations as held', () => {
+    // Hand-off depth 2: 2 in flight × 2 = 4 held in all; 1 per endpoint × 2 = 2 held per endpoint.
+    const board = new DispatchBoard(2, 1, 2, 2);
     expect(board.reserve(['a', 'a', 'a', 'b'])).toEqual([true, true, false, true]);
     expect(board.room).toBe(1);
     expect(board.busy()).toEqual(
@@ -73,8 +74,37 @@ describe('DispatchBoard reservations (hand-off from the intake)', () => {
     expect(board.room).toBe(0);
   });
 
+  it('hands off deeper than claims reach, and claims wait until the board is back within their window', () => {
+    // Claims: 2 in flight × prefetch 2 = 4 held, 2 per endpoint; hand-offs: × 8 = 16 held, 8 per endpoint.
+    const board = new DispatchBoard(2, 1, 2, 8);
+    expect(board.reserve(Array<string>(9).fill('a'))).toEqual([...Array<boolean>(8).fill(true), false]);
+    expect(board.reserve(Array<string>(9).fill('b'))).toEqual([...Array<boolean>(8).fill(true), false]);
+    expect(board.reserve(['c'])).toEqual([false]);
+    expect(board.room).toBe(0);
+    expect(board.busy()).toEqual(
+      new Map([
+        ['a', 0],
+        ['b', 0],
+      ]),
+    );
+    board.add(
+      Array.from({ length: 8 }, (_, i) => delivery('a', i)),
+      true,
+    );
+    board.release(Array<string>(8).fill('b'));
+    expect(board.queued).toBe(8);
+    expect(board.room).toBe(0);
+    expect(drain(board)).toEqual(['whevent_a_0']);
+    for (let i = 1; i < 6; i++) {
+      board.done('a');
+      drain(board);
+    }
+    // 1 running + 2 waiting = 3 held: room for one more claim.
+    expect(board.room).toBe(1);
+  });
+
   it('turns a reservation into a waiting delivery when it arrives, and frees it when released', () => {
-    const board = new DispatchBoard(2, 1);
+    const board = new DispatchBoard(2, 1, 2, 2);
     board.reserve(['a', 'b', 'b']);
     board.add([delivery('a', 1)], true);
     expect(board.queued).toBe(1);

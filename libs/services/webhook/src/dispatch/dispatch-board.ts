@@ -9,7 +9,10 @@ import type { ClaimedDelivery } from './delivery.repository';
  * replicas an endpoint sees up to N × perEndpoint attempts at once.
  * Room can also be reserved for deliveries the intake of this process is
  * writing leased to it (hand-off): they count as held until they arrive or
- * the reservation is released.
+ * the reservation is released. Hand-offs may fill the board deeper than
+ * claims (`handoffDepth` windows instead of `prefetch`): each one spares the
+ * database a claim and a second write of the row, and the worker gives back
+ * any that waited too long to finish within its lease.
  */
 export class DispatchBoard {
   private readonly waiting = new Map<string, ClaimedDelivery[]>();
@@ -23,6 +26,7 @@ export class DispatchBoard {
     readonly maxInFlight: number,
     readonly perEndpoint: number,
     readonly prefetch = 2,
+    readonly handoffDepth = 8,
   ) {}
 
   get inFlight(): number {
@@ -35,21 +39,23 @@ export class DispatchBoard {
 
   /** How many more deliveries this process may claim now. */
   get room(): number {
-    return Math.max(
-      0,
-      this.maxInFlight * this.prefetch - this.runningCount - this.queuedCount - this.reservedCount,
-    );
+    return Math.max(0, this.maxInFlight * this.prefetch - this.heldInAll);
+  }
+
+  private get heldInAll(): number {
+    return this.runningCount + this.queuedCount + this.reservedCount;
   }
 
   /**
-   * Room for new deliveries of these endpoints (one entry per delivery), as a
-   * claim would get it: true for each one reserved. Reserved room is held
+   * Room for new deliveries of these endpoints (one entry per delivery), up
+   * to `handoffDepth` windows in all and per endpoint: true for each one reserved. Reserved room is held
    * until `add` (the delivery arrived) or `release`.
    */
   reserve(endpointIds: readonly string[]): boolean[] {
-    const limit = this.perEndpoint * this.prefetch;
+    const limit = this.perEndpoint * this.handoffDepth;
+    const total = this.maxInFlight * this.handoffDepth;
     return endpointIds.map((endpointId) => {
-      if (this.room === 0 || this.held(endpointId) >= limit) return false;
+      if (this.heldInAll >= total || this.held(endpointId) >= limit) return false;
       this.reserved.set(endpointId, (this.reserved.get(endpointId) ?? 0) + 1);
       this.reservedCount++;
       return true;

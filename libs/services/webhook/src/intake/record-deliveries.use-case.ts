@@ -52,6 +52,7 @@ export class RecordDeliveries {
       return deliveries.length;
     }
     let leased: Awaited<ReturnType<DeliveryIntakeRepository['insert']>> = [];
+    let leasedAt = 0;
     // Registered before the insert: a failing insert rolls back too, and the reservation must be released.
     ctx.onSettled((committed) => {
       const endpoints = new Map(targets.map((t): [string, EventTarget] => [t.endpointId, t]));
@@ -65,10 +66,13 @@ export class RecordDeliveries {
               url: endpoints.get(row.endpointId)!.url,
               secretCiphertext: endpoints.get(row.endpointId)!.secretCiphertext,
               traceContext: row.traceContext,
+              leasedAt,
             }))
           : [],
       );
     });
+    // The lease starts at the transaction's start (now()), a few ms earlier: the worker's slack covers that.
+    leasedAt = Date.now();
     leased = await this.intake.insert(ctx.tx, deliveries);
     return deliveries.length;
   }

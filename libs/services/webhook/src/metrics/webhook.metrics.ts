@@ -31,6 +31,11 @@ export const webhookDispatchTaken = counter({
   labelNames: ['source'] as const,
 });
 
+export const webhookDispatchGivenBack = counter({
+  name: 'webhook_dispatch_given_back_total',
+  help: "Deliveries this process's delivery worker gave back to the shared queue unattempted: they waited behind a slow endpoint until their attempt could outlive their lease",
+});
+
 // Queue gauges, read at scrape time through the partial index of pending
 // deliveries (webhook_deliveries_due_idx): cost grows with the queue, not the table.
 const QUEUE_SQL = `
