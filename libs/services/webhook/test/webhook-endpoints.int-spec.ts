@@ -125,6 +125,16 @@ describe('webhook endpoint management', () => {
       });
       expect(resumed.body.webhookEndpoint.enabled).toBe(true);
       expect(resumed.body.webhookEndpoint).not.toHaveProperty('description');
+      await harness.request('PUT', `${endpointsPath(owner())}/${created.id}`, {
+        auth: owner().auth,
+        body: { description: 'again' },
+      });
+      const cleared = await harness.request('PUT', `${endpointsPath(owner())}/${created.id}`, {
+        auth: owner().auth,
+        body: { description: null },
+      });
+      expect(cleared.status).toBe(200);
+      expect(cleared.body.webhookEndpoint).not.toHaveProperty('description');
     });
 
     it('409 for a URL already registered on the same owner, on create and on update', async () => {
@@ -161,6 +171,8 @@ describe('webhook endpoint management', () => {
         [{ url: 'ftp://example.com/hook', enabledEvents: ['*'] }, 'url'],
         [{ enabledEvents: ['*'] }, 'url'],
         [{ url: uniqueUrl() }, 'enabledEvents'],
+        [{ url: null, enabledEvents: ['*'] }, 'url'],
+        [{ url: uniqueUrl(), enabledEvents: null }, 'enabledEvents'],
         [{ url: uniqueUrl(), enabledEvents: ['*'], secret: 'whsec_mine' }, 'secret'],
       ];
       for (const [body, field] of cases) {
@@ -177,6 +189,11 @@ describe('webhook endpoint management', () => {
         [{ enabledEvents: ['nope'] }, 'enabledEvents'],
         [{ url: 'relative/path' }, 'url'],
         [{ enabled: 'yes' }, 'enabled'],
+        // Null is no value for these fields (only description's null means something): 400, not a 500.
+        [{ url: null }, 'url'],
+        [{ enabledEvents: null }, 'enabledEvents'],
+        [{ enabled: null }, 'enabled'],
+        [{ enabled: null, description: 'not applied' }, 'enabled'],
       ] as const) {
         const res = await harness.request('PUT', `${endpointsPath(owner())}/${created.id}`, {
           auth: owner().auth,
@@ -188,6 +205,9 @@ describe('webhook endpoint management', () => {
           fields: [field],
         });
       }
+      const list = await harness.request('GET', endpointsPath(owner()), { auth: owner().auth });
+      const { secret: _secret, ...unchanged } = created;
+      expect(list.body.webhookEndpoints.find((e: { id: string }) => e.id === created.id)).toEqual(unchanged);
     });
 
     it('404 for an unknown endpoint id on update and delete', async () => {

@@ -40,9 +40,14 @@ export class CreateWebhookEndpointDto {
   @IsString({ each: true })
   enabledEvents!: string[];
 
-  @ApiPropertyOptional({ description: 'Optional note', maxLength: MAX_DESCRIPTION_LENGTH })
+  // null, like "", means no note (as on update). A null url or enabledEvents fails their checks: 400.
+  @ApiPropertyOptional({
+    description: 'Optional note; `""` or `null` means none',
+    nullable: true,
+    maxLength: MAX_DESCRIPTION_LENGTH,
+  })
   @IsOptional()
   @IsString()
   @MaxLength(MAX_DESCRIPTION_LENGTH)
-  description?: string;
+  description?: string | null;
 }

@@ -10,11 +10,16 @@ import {
   MaxLength,
 } from 'class-validator';
 import { MAX_DESCRIPTION_LENGTH, MAX_ENABLED_EVENTS, MAX_URL_LENGTH } from './create-webhook-endpoint.dto';
+import { Omittable } from './omittable';
 
-/** Body of `PUT …/webhook-endpoints/{id}`: any of the fields; absent ones stay as they are. */
+/**
+ * Body of `PUT …/webhook-endpoints/{id}`: any of the fields; absent ones stay
+ * as they are. Only `description` can be null (it removes the note): the
+ * other fields always have a value, so null is refused with 400.
+ */
 export class UpdateWebhookEndpointDto {
   @ApiPropertyOptional({ description: 'Absolute https URL receiving events', maxLength: MAX_URL_LENGTH })
-  @IsOptional()
+  @Omittable()
   @IsString()
   @IsNotEmpty()
   @MaxLength(MAX_URL_LENGTH)
@@ -25,7 +30,7 @@ export class UpdateWebhookEndpointDto {
     type: [String],
     example: ['*'],
   })
-  @IsOptional()
+  @Omittable()
   @IsArray()
   @ArrayNotEmpty()
   @ArrayMaxSize(MAX_ENABLED_EVENTS)
@@ -37,6 +42,7 @@ export class UpdateWebhookEndpointDto {
     nullable: true,
     maxLength: MAX_DESCRIPTION_LENGTH,
   })
+  // Not Omittable: here null means something (remove the note).
   @IsOptional()
   @IsString()
   @MaxLength(MAX_DESCRIPTION_LENGTH)
@@ -45,7 +51,7 @@ export class UpdateWebhookEndpointDto {
   @ApiPropertyOptional({
     description: '`false` pauses deliveries (events meanwhile are never sent); `true` resumes',
   })
-  @IsOptional()
+  @Omittable()
   @IsBoolean()
   enabled?: boolean;
 }
