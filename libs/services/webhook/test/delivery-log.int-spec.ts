@@ -1,5 +1,5 @@
-import { JobCreated, JobFailed } from '@genasset/contracts';
-import type { ServiceHarness, Tenant } from '@genasset/testing';
+import { JobCreated, JobFailed, prefixedId } from '@genasset/contracts';
+import { waitFor, type ServiceHarness, type Tenant } from '@genasset/testing';
 import { deliveryRows } from './support/delivery-rows';
 import { startIntakeFixture, type IntakeFixture } from './support/intake-fixture';
 import {
@@ -67,8 +67,8 @@ describe('delivery log routes', () => {
           },
           attempts: expect.any(Array),
           createdAt: expect.stringMatching(ISO_MS_UTC),
+          sentAt: expect.stringMatching(ISO_MS_UTC),
           updatedAt: expect.stringMatching(ISO_MS_UTC),
-          ...(item.sentAt ? { sentAt: expect.stringMatching(ISO_MS_UTC) } : {}),
         });
         seen.push(item.id);
       }
@@ -114,7 +114,7 @@ describe('delivery log routes', () => {
       type: 'generation.created',
       payload: row.payload,
     });
-    expect(Object.keys(event).filter((k) => k !== 'sentAt')).toEqual([
+    expect(Object.keys(event)).toEqual([
       'id',
       'endpointId',
       'type',
@@ -122,6 +122,7 @@ describe('delivery log routes', () => {
       'payload',
       'attempts',
       'createdAt',
+      'sentAt',
       'updatedAt',
     ]);
     for (const attempt of event.attempts)
@@ -130,6 +131,36 @@ describe('delivery log routes', () => {
         sentAt: expect.stringMatching(ISO_MS_UTC),
       });
     expect(JSON.stringify(res.body)).not.toContain('whsec_');
+  });
+
+  it('sentAt is always there: the last attempt, or before any attempt when the event was recorded', async () => {
+    const queued = await createEndpoint(harness, owner, {
+      url: fixture.hook('queued'),
+      enabledEvents: ['model.download.failed'],
+    });
+    const id = prefixedId('whevent');
+    // Due in an hour: no worker attempts it while we look.
+    await harness.db.query(
+      `INSERT INTO webhooks.webhook_deliveries (id, endpoint_id, source_event_id, type, payload, status, next_attempt_at)
+       VALUES ($1, $2, $3, 'model.download.failed', $4, 'created', now() + interval '1 hour')`,
+      [id, queued.id, prefixedId('evt'), JSON.stringify({ id, type: 'model.download.failed', data: {} })],
+    );
+    const queuedPath = `${endpointsPath(owner)}/${queued.id}/events`;
+    const waiting = (await harness.request('GET', `${queuedPath}/${id}`, { auth: owner.auth })).body
+      .webhookEvent;
+    expect(waiting).toMatchObject({ status: 'created', attempts: [], sentAt: waiting.createdAt });
+    const list = await harness.request('GET', queuedPath, { auth: owner.auth });
+    expect(list.body.items).toEqual([waiting]);
+
+    const [row] = await rowsOf(sourceIds[3]);
+    const sent = await waitFor(
+      async () => {
+        const res = await harness.request('GET', `${eventsPath()}/${row.id}`, { auth: owner.auth });
+        return res.body.webhookEvent?.attempts.length ? res.body.webhookEvent : undefined;
+      },
+      { timeoutMs: 30_000, what: 'an attempt of the delivery' },
+    );
+    expect(sent.sentAt).toBe(sent.attempts[sent.attempts.length - 1].sentAt);
   });
 
   it("404 for another owner's endpoint or delivery, and for an unknown delivery", async () => {

@@ -14,7 +14,8 @@ export function presentDelivery(row: DeliveryWithAttempts): WebhookEventRecord {
       sentAt: a.sentAt.toISOString(),
     })),
     createdAt: row.createdAt.toISOString(),
-    ...(row.sentAt ? { sentAt: row.sentAt.toISOString() } : {}),
+    // Always present (spec, and upstream requires it): before any attempt, when the event was recorded.
+    sentAt: (row.sentAt ?? row.createdAt).toISOString(),
     updatedAt: row.updatedAt.toISOString(),
   };
 }

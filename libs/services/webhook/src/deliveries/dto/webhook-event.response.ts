@@ -45,12 +45,11 @@ export class WebhookEventRecord {
   @ApiProperty({ example: '2026-11-21T13:00:00.000Z' })
   createdAt!: string;
 
-  @ApiPropertyOptional({
-    description:
-      'When the event was last sent (set by the delivery workers at each attempt); absent before the first attempt',
+  @ApiProperty({
+    description: 'When the event was last sent; before the first attempt, when it was recorded (`createdAt`)',
     example: '2026-11-21T13:00:00.120Z',
   })
-  sentAt?: string;
+  sentAt!: string;
 
   @ApiProperty({ example: '2026-11-21T13:00:00.120Z' })
   updatedAt!: string;

@@ -1,0 +1,59 @@
+import type { DeliveryWithAttempts } from './deliveries.repository';
+import { presentDelivery } from './webhook-event.presenter';
+
+const CREATED = new Date('2026-11-21T13:00:00.000Z');
+const SENT = new Date('2026-11-21T13:02:00.250Z');
+
+function row(overrides: Partial<DeliveryWithAttempts> = {}): DeliveryWithAttempts {
+  return {
+    id: 'whevent_1',
+    endpointId: 'we_1',
+    sourceEventId: 'evt_1',
+    type: 'generation.completed',
+    payload: { id: 'whevent_1', type: 'generation.completed', data: { jobId: 'job_1' } },
+    status: 'created',
+    attemptCount: 0,
+    nextAttemptAt: CREATED,
+    leaseUntil: null,
+    createdAt: CREATED,
+    sentAt: null,
+    updatedAt: CREATED,
+    traceContext: null,
+    attempts: [],
+    ...overrides,
+  };
+}
+
+describe('presentDelivery', () => {
+  it('shows sentAt before the first attempt: the time the event was recorded', () => {
+    const record = presentDelivery(row());
+    expect(record.sentAt).toBe('2026-11-21T13:00:00.000Z');
+    expect(Object.keys(record)).toEqual([
+      'id',
+      'endpointId',
+      'type',
+      'status',
+      'payload',
+      'attempts',
+      'createdAt',
+      'sentAt',
+      'updatedAt',
+    ]);
+  });
+
+  it('shows the last attempt as sentAt once one was made', () => {
+    const record = presentDelivery(
+      row({
+        status: 'retrying',
+        attemptCount: 1,
+        sentAt: SENT,
+        updatedAt: SENT,
+        attempts: [{ responseStatusCode: 500, sentAt: SENT }],
+      }),
+    );
+    expect(record).toMatchObject({
+      sentAt: '2026-11-21T13:02:00.250Z',
+      attempts: [{ responseStatusCode: 500, sentAt: '2026-11-21T13:02:00.250Z' }],
+    });
+  });
+});
