@@ -2,7 +2,7 @@ import { JobSucceeded, prefixedId } from '@genasset/contracts';
 import { waitFor, type ServiceHarness, type Tenant } from '@genasset/testing';
 import { verifyEvent } from '@genasset/webhooks';
 import { startIntakeFixture, type IntakeFixture } from './support/intake-fixture';
-import { createEndpoint, endpointsPath, projectOwner } from './support/webhook-harness';
+import { createEndpoint, endpointsPath, projectOwner, teamOwner } from './support/webhook-harness';
 
 jest.setTimeout(180_000);
 
@@ -60,7 +60,7 @@ describe('webhook-dispatcher end to end', () => {
       },
       { timeoutMs: 15_000, what: 'delivery recorded as success' },
     );
-    expect(detail.payload).toEqual(JSON.parse(request.rawBody.toString('utf8')));
+    expect(JSON.stringify(detail.payload)).toBe(request.rawBody.toString('utf8'));
     expect(detail.attempts).toEqual([{ responseStatusCode: 200, sentAt: expect.any(String) }]);
     const list = await harness.request('GET', endpointsPath(owner), { auth: owner.auth });
     expect(list.body.webhookEndpoints[0]).toMatchObject({
@@ -68,5 +68,35 @@ describe('webhook-dispatcher end to end', () => {
       nbTotalCalls: 1,
       nbFailedCalls: 0,
     });
+  });
+
+  it('the log shows the bytes the receiver got: its payload, serialised, is the raw body', async () => {
+    // The team event: nested data keys in no sorted order, and `version` after the spec's fields.
+    const owner = teamOwner(tenant);
+    const url = fixture.hook('bytes');
+    const endpoint = await createEndpoint(harness, owner, {
+      url,
+      enabledEvents: ['team.credit.threshold.crossed'],
+    });
+    await fixture.facts.creditAlert({
+      teamId: tenant.teamId,
+      thresholdUnit: 'percent',
+      thresholdValue: 20,
+      remainingCreativeUnits: 150,
+      totalPeriodCreativeUnits: 1000,
+      periodStart: '2026-11-01T00:00:00.000Z',
+    });
+    const request = await waitFor(
+      () => fixture.receiver.requests.find((r) => r.path === new URL(url).pathname),
+      { timeoutMs: 30_000, what: 'the team event at the receiver' },
+    );
+    const rawBody = request.rawBody.toString('utf8');
+    const eventsPath = `${endpointsPath(owner)}/${endpoint.id}/events`;
+    const detail = await harness.request('GET', `${eventsPath}/${JSON.parse(rawBody).id}`, {
+      auth: owner.auth,
+    });
+    expect(JSON.stringify(detail.body.webhookEvent.payload)).toBe(rawBody);
+    const list = await harness.request('GET', eventsPath, { auth: owner.auth });
+    expect(JSON.stringify(list.body.items[0].payload)).toBe(rawBody);
   });
 });

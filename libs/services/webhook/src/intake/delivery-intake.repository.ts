@@ -1,8 +1,10 @@
 import { Injectable } from '@nestjs/common';
 import type { SqlClient } from '@genasset/messaging';
 import { DELIVERIES_CHANNEL } from '../deliveries/delivery-wakeup';
+import type { EventBody } from '../event-catalog';
 import type { OwnerType } from '../owners/webhook-owner';
 import { WEBHOOK_SCHEMA } from '../webhook.schema';
+import { storedPayload } from './stored-payload';
 
 export interface EventTarget {
   /** Index of the event in the batch. */
@@ -18,7 +20,7 @@ export interface NewDelivery {
   endpointId: string;
   sourceEventId: string;
   type: string;
-  payload: object;
+  payload: EventBody;
   /** traceparent of the consuming span (tracing on). */
   traceContext?: string;
   /** Written leased to this process's worker for this long (handed over after commit). */
@@ -49,16 +51,16 @@ const MATCH_SQL = `
 // A fact seen again (redelivery after a crash between commit and offset
 // commit, or a replay) finds its (endpoint, fact) rows and adds nothing. Rows
 // with a lease_ms are written leased to this process's worker and come back
-// as stored (the payload as jsonb returns it, as a claim would read it); the
+// as stored (the payload parsed from its text, as a claim would read it); the
 // others wake the workers with a NOTIFY, which is transactional: at commit,
 // never for a rollback. The join keeps one row even when none came back, so
 // the NOTIFY is always evaluated.
 const INSERT_SQL = `
   WITH written AS (
     INSERT INTO ${schema}.webhook_deliveries (id, endpoint_id, source_event_id, type, payload, status, next_attempt_at, trace_context, lease_until)
-    SELECT d.id, d.endpoint_id, d.source_event_id, d.type, d.payload, 'created', now(), d.trace_context,
+    SELECT d.id, d.endpoint_id, d.source_event_id, d.type, d.payload::json, 'created', now(), d.trace_context,
            now() + d.lease_ms * interval '1 millisecond'
-      FROM jsonb_to_recordset($1::jsonb) AS d(id text, endpoint_id text, source_event_id text, type text, payload jsonb, trace_context text, lease_ms int)
+      FROM jsonb_to_recordset($1::jsonb) AS d(id text, endpoint_id text, source_event_id text, type text, payload text, trace_context text, lease_ms int)
     ON CONFLICT (endpoint_id, source_event_id) DO NOTHING
     RETURNING id, endpoint_id, payload, trace_context, lease_until IS NOT NULL AS leased
   ), notified AS (
@@ -90,7 +92,8 @@ export class DeliveryIntakeRepository {
       endpoint_id: d.endpointId,
       source_event_id: d.sourceEventId,
       type: d.type,
-      payload: d.payload,
+      // A JSON string inside the batch, so the batch's jsonb cannot reorder its keys.
+      payload: storedPayload(d.payload),
       trace_context: d.traceContext,
       lease_ms: d.leaseMs,
     }));
