@@ -142,6 +142,56 @@ describe('generate routes: shared rules', () => {
     });
   });
 
+  describe('bodies as upstream', () => {
+    const dryRun = (mode: string, body: unknown) =>
+      harness.request('POST', `/v1/generate/${mode}?dryRun=true`, { auth: tenant.auth.projectMember, body });
+
+    it('upscale takes styleImagesFidelity and skybox-upscale-360 styleFidelity, neither the other’s', async () => {
+      const styled = { image: asset, styleImages: [asset] };
+      expect((await dryRun('upscale', { ...styled, styleImagesFidelity: 70 })).status).toBe(269);
+      expect((await dryRun('skybox-upscale-360', { ...styled, styleFidelity: 70 })).status).toBe(269);
+      const upscale = await dryRun('upscale', { ...styled, styleFidelity: 70 });
+      expect(upscale.status).toBe(400);
+      expect(Object.keys(upscale.body.infos.fields)).toEqual(['styleFidelity']);
+      const skybox = await dryRun('skybox-upscale-360', { ...styled, styleImagesFidelity: 70 });
+      expect(skybox.status).toBe(400);
+      expect(Object.keys(skybox.body.infos.fields)).toEqual(['styleImagesFidelity']);
+    });
+
+    it('detect takes Canny thresholds above 255 and a grayscale factor above 100', async () => {
+      const canny = { image: asset, modality: 'canny', lowThreshold: 400, highThreshold: 1200 };
+      expect((await dryRun('detect', canny)).status).toBe(269);
+      expect((await dryRun('detect', { image: asset, modality: 'grayscale', factor: 150 })).status).toBe(269);
+    });
+  });
+
+  describe('the model a job runs', () => {
+    const modelOf = async (jobId: string) =>
+      (
+        await harness.db.query<{ model_id: string | null }>('SELECT model_id FROM jobs.jobs WHERE id = $1', [
+          jobId,
+        ])
+      )[0].model_id;
+    const run = async (mode: string, body: unknown) => {
+      const res = await harness.request('POST', `/v1/generate/${mode}`, {
+        auth: tenant.auth.projectMember,
+        body,
+      });
+      expect(res.status).toBe(200);
+      return modelOf(res.body.job.jobId as string);
+    };
+
+    it('prompt-editing records the model it runs: the one named, else upstream’s default', async () => {
+      const edit = { image: asset, prompt: 'make the sky red' };
+      expect(await run('prompt-editing', { ...edit, modelId: 'gpt-image-1' })).toBe('gpt-image-1');
+      expect(await run('prompt-editing', edit)).toBe('gemini-2.5-flash');
+    });
+
+    it('a mode that runs no model records none', async () => {
+      expect(await run('upscale', { image, scalingFactor: 2 })).toBeNull();
+    });
+  });
+
   describe('query', () => {
     it.each([
       ['false', 200],

@@ -8,7 +8,7 @@ import { isDryRun, type GenerateQuery } from './dto/generate.query';
 import { imageInputsOf } from './inputs/image-inputs';
 import { InputResolver } from './inputs/input-resolver';
 import { JobLauncher } from './job-launcher';
-import type { ModeDefinition } from './modes/mode-definition';
+import { modelRunBy, type ModeDefinition } from './modes/mode-definition';
 import { ProjectScopes } from './project-scope';
 import { ModelRuns } from '../models/model-runs';
 import { modeResponse, RESULT_KINDS } from './responses/mode-responses';
@@ -81,7 +81,7 @@ export class GenerateService {
       body,
       inputs,
       price,
-      modelId: mode.runsModel && typeof body.modelId === 'string' ? body.modelId : undefined,
+      modelId: modelRunBy(mode, body),
       extra:
         outputAssetId || learnedModel
           ? { ...(outputAssetId ? { outputAssetId } : {}), ...(learnedModel ? { learnedModel } : {}) }

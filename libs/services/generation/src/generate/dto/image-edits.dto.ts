@@ -57,6 +57,9 @@ export const PROMPT_EDITING_MODELS = [
   'seedream-4',
 ] as const;
 
+/** The model upstream runs when a prompt-editing body names none. */
+export const PROMPT_EDITING_DEFAULT_MODEL = 'gemini-2.5-flash';
+
 export class PromptEditingBody {
   @ImageField('asset-or-data-url', {
     required: true,
@@ -78,7 +81,10 @@ export class PromptEditingBody {
   })
   mask?: string;
 
-  @EnumField(PROMPT_EDITING_MODELS, { default: 'gemini-2.5-flash', description: 'The model to use' })
+  @EnumField(PROMPT_EDITING_MODELS, {
+    default: PROMPT_EDITING_DEFAULT_MODEL,
+    description: 'The model to use',
+  })
   modelId?: string;
 
   @EnumField(['16:9', '1:1', '21:9', '2:3', '3:2', '3:4', '4:3', '4:5', '5:4', '9:16', '9:21', 'auto'], {

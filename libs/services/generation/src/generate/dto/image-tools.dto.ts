@@ -30,10 +30,18 @@ export class DetectBody {
   @EnumField(DETECT_MODALITIES, { required: true, default: 'canny', description: 'Modality to detect' })
   modality!: string;
 
-  @NumberField({ min: 0, max: 255, description: 'Low threshold for the Canny detector' })
+  // Upstream bounds neither threshold nor factor, and any finite number is meaningful to the
+  // detector (docs/engines.md, detect), so none is set here.
+  @NumberField({
+    description:
+      'Low threshold for the Canny detector, on the |gx| + |gy| Sobel scale (which 8-bit images keep within 0–1530). Default 100',
+  })
   lowThreshold?: number;
 
-  @NumberField({ min: 0, max: 255, description: 'High threshold for the Canny detector' })
+  @NumberField({
+    description:
+      'High threshold for the Canny detector, on the |gx| + |gy| Sobel scale (which 8-bit images keep within 0–1530). Default 200',
+  })
   highThreshold?: number;
 
   @BoolField({ default: true, description: 'Remove the background (grayscale detector)' })
@@ -45,7 +53,9 @@ export class DetectBody {
   @NumberField({ min: 0, max: 255, description: 'Maximum threshold for the grayscale conversion' })
   maxThreshold?: number;
 
-  @NumberField({ min: 0, max: 100, description: 'Contrast factor for the grayscale detector' })
+  @NumberField({
+    description: 'Contrast factor for the grayscale detector: contrast max(0, 1 + factor / 50). Default 0',
+  })
   factor?: number;
 
   @NumberField({ min: 0, max: 1, description: 'Keypoint confidence threshold (pose detector)' })

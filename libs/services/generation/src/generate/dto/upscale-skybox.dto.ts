@@ -10,7 +10,7 @@ import {
 
 // Upscale and skybox bodies (upstream PostUpscale…, PostSkyboxBase360…, PostSkyboxUpscale360…).
 
-/** What upscale and skybox upscale share. */
+/** What upscale and skybox upscale share; upstream names the style images' influence differently on each. */
 class UpscaleCommon {
   @TextField({ description: 'A prompt to guide the upscale' })
   prompt?: string;
@@ -20,9 +20,6 @@ class UpscaleCommon {
 
   @ImageListField('asset', { description: 'Style images, as asset ids' })
   styleImages?: string[];
-
-  @NumberField({ min: 0, max: 100, description: 'Influence of the style images' })
-  styleFidelity?: number;
 
   @NumberField({ min: 0, max: 100, description: 'Fidelity to the prompt' })
   promptFidelity?: number;
@@ -54,6 +51,9 @@ export class UpscaleBody extends UpscaleCommon {
 
   @NumberField({ min: 1, max: 16, description: 'Scaling factor (when targetWidth is not given)' })
   scalingFactor?: number;
+
+  @NumberField({ min: 0, max: 100, description: 'Influence of the style images' })
+  styleImagesFidelity?: number;
 
   @EnumField(['balanced', 'creative', 'precise'], {
     default: 'balanced',
@@ -101,6 +101,9 @@ export class SkyboxUpscale360Body extends UpscaleCommon {
 
   @NumberField({ min: 1, max: 8, description: 'Scaling factor (when targetWidth is not given)' })
   scalingFactor?: number;
+
+  @NumberField({ min: 0, max: 100, description: 'Influence of the style images (default 80)' })
+  styleFidelity?: number;
 
   @BoolField({ default: false, description: 'Sharpen tiles' })
   sharpen?: boolean;

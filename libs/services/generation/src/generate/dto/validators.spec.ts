@@ -1,9 +1,18 @@
 import { plainToInstance } from 'class-transformer';
-import { validateSync } from 'class-validator';
+import { getMetadataStorage, validateSync } from 'class-validator';
 import { ControlnetBody, InpaintIpAdapterBody } from './inference-modes.dto';
-import { PatchBody } from './image-tools.dto';
+import { DetectBody, PatchBody } from './image-tools.dto';
+import { SkyboxUpscale360Body, UpscaleBody } from './upscale-skybox.dto';
 
 const PNG = 'data:image/png;base64,iVBORw0KGgo=';
+const fieldsOf = (type: new () => object) =>
+  [
+    ...new Set(
+      getMetadataStorage()
+        .getTargetValidationMetadatas(type, '', true, false)
+        .map((m) => m.propertyName),
+    ),
+  ].sort();
 const errorsOf = (type: new () => object, body: object) =>
   Object.fromEntries(
     validateSync(plainToInstance(type, body), { whitelist: true, forbidNonWhitelisted: true }).map((e) => [
@@ -62,5 +71,40 @@ describe('generate body validation', () => {
     });
     expect(Object.keys(errors).sort()).toEqual(['extra', 'patch']);
     expect(errors.patch.children![0].property).toBe('image');
+  });
+
+  it('upscale and skybox-upscale-360 take exactly their upstream fields', () => {
+    // Upstream PostUpscaleInferencesRequest and PostSkyboxUpscale360InferencesRequest, field for field.
+    expect(fieldsOf(UpscaleBody)).toEqual(
+      'creativity creativityDecay detailsLevel fractality image imageFidelity imageType negativePrompt overrideEmbeddings preset prompt promptFidelity refinementSteps scalingFactor seed style styleImages styleImagesFidelity targetWidth tileStyle'.split(
+        ' ',
+      ),
+    );
+    expect(fieldsOf(SkyboxUpscale360Body)).toEqual(
+      'colorCorrection detailsLevel image negativePrompt overrideEmbeddings prompt promptFidelity scalingFactor seed sharpen styleFidelity styleImages targetWidth'.split(
+        ' ',
+      ),
+    );
+  });
+
+  it('names the style images’ influence as upstream does on each path, 0–100', () => {
+    expect(errorsOf(UpscaleBody, { image: PNG, styleImagesFidelity: 60 })).toEqual({});
+    expect(Object.keys(errorsOf(UpscaleBody, { image: PNG, styleFidelity: 60 }))).toEqual(['styleFidelity']);
+    expect(Object.keys(errorsOf(UpscaleBody, { image: PNG, styleImagesFidelity: 101 }))).toEqual([
+      'styleImagesFidelity',
+    ]);
+    expect(errorsOf(SkyboxUpscale360Body, { image: PNG, styleFidelity: 60 })).toEqual({});
+    expect(Object.keys(errorsOf(SkyboxUpscale360Body, { image: PNG, styleImagesFidelity: 60 }))).toEqual([
+      'styleImagesFidelity',
+    ]);
+  });
+
+  it('bounds neither the Canny thresholds nor the grayscale factor, as upstream', () => {
+    const detect = { image: 'asset_1', modality: 'canny' };
+    expect(errorsOf(DetectBody, { ...detect, lowThreshold: 400, highThreshold: 1200, factor: 150 })).toEqual(
+      {},
+    );
+    expect(errorsOf(DetectBody, { ...detect, lowThreshold: -1, factor: -20 })).toEqual({});
+    expect(Object.keys(errorsOf(DetectBody, { ...detect, highThreshold: '300' }))).toEqual(['highThreshold']);
   });
 });

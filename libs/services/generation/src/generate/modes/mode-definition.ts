@@ -50,4 +50,12 @@ export interface ModeDefinition {
   output?: OutputAsset;
   /** The body's `modelId` is the model the job runs (recorded as the job's modelId, shown in webhooks). */
   runsModel?: boolean;
+  /** The model run when the body names none: the job records it too, since it did run a model. */
+  defaultModelId?: string;
+}
+
+/** The model a job of `mode` runs, as the job (and so `generation.*` webhooks) records it; none for modes without one. */
+export function modelRunBy(mode: ModeDefinition, body: Record<string, unknown>): string | undefined {
+  if (!mode.runsModel) return undefined;
+  return typeof body.modelId === 'string' ? body.modelId : mode.defaultModelId;
 }

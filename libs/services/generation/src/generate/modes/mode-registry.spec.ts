@@ -1,5 +1,7 @@
+import { DECORATORS } from '@nestjs/swagger';
 import { GENERATION_MODES as PRICED_MODES, JOB_TYPES } from '@genasset/contracts';
 import { operationId } from '../generate.controller';
+import { modelRunBy } from './mode-definition';
 import { MODE_REGISTRY } from './mode-registry';
 
 // The spec's Generation table (custom has its own route), plus vectorize from the upstream reference.
@@ -90,5 +92,23 @@ describe('mode registry', () => {
       'PostSkyboxBase360Inferences',
     );
     expect(new Set(MODE_REGISTRY.map(operationId)).size).toBe(MODE_REGISTRY.length);
+  });
+
+  it('records the model a job runs: the body’s, else the default its body documents', () => {
+    const byName = (name: string) => MODE_REGISTRY.find((m) => m.name === name)!;
+    expect(modelRunBy(byName('txt2img'), { modelId: 'flux.1-dev' })).toBe('flux.1-dev');
+    expect(modelRunBy(byName('prompt-editing'), { modelId: 'gpt-image-1' })).toBe('gpt-image-1');
+    expect(modelRunBy(byName('prompt-editing'), {})).toBe('gemini-2.5-flash');
+    // caption, describe-style and prompt take a modelId to condition on, not to run.
+    expect(modelRunBy(byName('caption'), { modelId: 'model_1' })).toBeUndefined();
+    expect(modelRunBy(byName('upscale'), {})).toBeUndefined();
+    for (const mode of MODE_REGISTRY) {
+      const modelId = Reflect.getMetadata(DECORATORS.API_MODEL_PROPERTIES, mode.body.prototype, 'modelId') as
+        { default?: string } | undefined;
+      expect({ mode: mode.name, ran: modelRunBy(mode, {}) }).toEqual({
+        mode: mode.name,
+        ran: modelId?.default,
+      });
+    }
   });
 });

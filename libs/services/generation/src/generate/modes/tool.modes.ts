@@ -1,5 +1,6 @@
 import {
   GenerativeFillBody,
+  PROMPT_EDITING_DEFAULT_MODEL,
   PromptEditingBody,
   ReframeBody,
   RestyleBody,
@@ -86,6 +87,7 @@ export const TOOL_MODES: readonly ModeDefinition[] = [
     deprecated: true,
     originalAssets: true,
     runsModel: true,
+    defaultModelId: PROMPT_EDITING_DEFAULT_MODEL,
   },
   {
     name: 'reframe',

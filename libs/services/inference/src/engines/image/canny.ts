@@ -13,7 +13,11 @@ export interface CannyOptions {
  * Canny edge detector on a luminance plane (0–255): Gaussian blur, Sobel
  * gradients, non-maximum suppression along the gradient direction (4 sectors),
  * then double threshold with hysteresis (8-connected). Thresholds follow
- * OpenCV's `cv2.Canny` scale (defaults 100 / 200 there and here).
+ * OpenCV's `cv2.Canny` scale (defaults 100 / 200 there and here). On a 0–255
+ * plane the magnitude |gx| + |gy| = max |gx ± gy| is at most 255 × 6 = 1530
+ * (either kernel has three weights of +2 and three of −2), so thresholds need
+ * no clamp: below 0 acts as 0, above 1530 finds no edge, and values between
+ * 255 and 1530 keep only the sharper edges.
  * Returns one byte per pixel: 255 edge, 0 not.
  */
 export function canny(lum: Float32Array, width: number, height: number, options: CannyOptions): Uint8Array {

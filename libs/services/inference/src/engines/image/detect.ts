@@ -20,8 +20,8 @@ export type ClassicalModality = (typeof CLASSICAL_MODALITIES)[number];
 
 /**
  * One detection map (ControlNet-style conditioning image) of the input:
- * - canny: Canny edges, `lowThreshold`/`highThreshold` (default 100/200), white on black
- * - grayscale: luminance, window `minThreshold`–`maxThreshold` stretched to 0–255, contrast `factor`,
+ * - canny: Canny edges, `lowThreshold`/`highThreshold` (default 100/200, any number: see {@link canny}), white on black
+ * - grayscale: luminance, window `minThreshold`–`maxThreshold` stretched to 0–255, contrast 1 + `factor`/50 (≥ 0),
  *   border-connected background turned white when `removeBackground` (default true)
  * - lineart_anime: thin lines from a difference of Gaussians (σ 0.7 / 1.1), white on black
  * - sketch: pencil sketch by colour dodge (grey ÷ blurred inverse), dark strokes on white
@@ -39,8 +39,8 @@ export function detectionMap(
   switch (modality) {
     case 'canny': {
       const edges = canny(lum, width, height, {
-        low: num(input.lowThreshold, 100, 0, 255),
-        high: num(input.highThreshold, 200, 0, 255),
+        low: num(input.lowThreshold, 100),
+        high: num(input.highThreshold, 200),
       });
       return { data: edges, width, height, channels: 1 };
     }
@@ -72,7 +72,8 @@ function grayscale(src: Raster, lum: Float32Array, input: Record<string, unknown
   const { width, height } = src;
   const lo = num(input.minThreshold, 0, 0, 255);
   const hi = Math.max(lo + 1, num(input.maxThreshold, 255, 0, 255));
-  const contrast = 1 + num(input.factor, 0, 0, 100) / 50;
+  // A negative factor lowers the contrast down to flat grey; it never inverts the image.
+  const contrast = Math.max(0, 1 + num(input.factor, 0) / 50);
   const background = bool(input.removeBackground, true) ? detectBackground(src) : undefined;
   const out = new Float32Array(width * height);
   for (let i = 0; i < out.length; i++) {
