@@ -8,7 +8,9 @@ export interface AssetsApi {
   existing(tenant: TenantRef, assetIds: readonly string[]): Promise<string[]>;
   /**
    * Where the original bytes of `assetIds` are (claim check: executors read
-   * them from object storage). Missing or foreign ids are simply absent.
+   * them from object storage), with what asset-service knows of them, so one
+   * lookup both checks ownership and prices a generation by the input's size.
+   * Missing or foreign ids are simply absent.
    */
   objects(tenant: TenantRef, assetIds: readonly string[]): Promise<AssetObject[]>;
   /**
@@ -29,4 +31,7 @@ export interface AssetObject {
   kind: string;
   /** The asset type (uploaded, canvas, detection, …). */
   type: string;
+  /** Pixel size read from the bytes when the asset was stored; absent when unknown (non-image kinds). */
+  width?: number;
+  height?: number;
 }

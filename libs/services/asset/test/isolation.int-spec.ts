@@ -128,7 +128,7 @@ describe('tenant isolation and access', () => {
       expect(res.status).toBe(200);
       expect(res.body.objects).toEqual([
         { assetId: canvas.id, key: expect.stringMatching(new RegExp(`^assets/${owner.projectId}/${canvas.id}/original-`)), mimeType: 'application/json', kind: 'json', type: 'canvas' },
-        { assetId: image.id, key: expect.stringMatching(/original-.*\.png$/), mimeType: 'image/png', kind: 'image', type: 'uploaded' },
+        { assetId: image.id, key: expect.stringMatching(/original-.*\.png$/), mimeType: 'image/png', kind: 'image', type: 'uploaded', width: 64, height: 48 },
       ]);
       const foreign = await harness.request('POST', '/internal/v1/assets/objects', {
         headers: { authorization: INTERNAL },

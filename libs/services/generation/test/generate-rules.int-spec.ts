@@ -140,6 +140,31 @@ describe('generate routes: shared rules', () => {
       });
       expect(large.body.creativeUnitsCost).toBeGreaterThan(small.body.creativeUnitsCost);
     });
+
+    it('an asset id is priced by the asset’s own size, as the same image given as a data URL', async () => {
+      const small = await pngDataUrl(128, 96);
+      const upload = await harness.request('POST', '/v1/assets', {
+        auth: tenant.auth.projectMember,
+        body: { image: small, name: 'small.png' },
+      });
+      expect(upload.status).toBe(200);
+      const price = async (mode: string, body: Record<string, unknown>) => {
+        const res = await harness.request('POST', `/v1/generate/${mode}?dryRun=true`, {
+          auth: tenant.auth.projectMember,
+          body,
+        });
+        expect(res.status).toBe(269);
+        return res.body.creativeUnitsCost as number;
+      };
+      for (const mode of ['upscale', 'skybox-upscale-360']) {
+        const asAsset = await price(mode, { image: upload.body.asset.id, scalingFactor: 8 });
+        expect(asAsset).toBe(await price(mode, { image: small, scalingFactor: 8 }));
+        // 1024 × 1024 would price an 8192² output (18 units); 1024 × 768 costs 2.
+        expect(asAsset).toBe(2);
+      }
+      const audit = await price('upscale', { image: upload.body.asset.id, scalingFactor: 16 });
+      expect(audit).toBe(await price('upscale', { image: small, scalingFactor: 16 }));
+    });
   });
 
   describe('bodies as upstream', () => {

@@ -75,11 +75,11 @@ export class AssetRepository {
   }
 
   /** Where the originals of `ids` are, for those in the project (request order; others left out). */
-  async originals(projectId: string, ids: readonly string[], teamId?: string): Promise<Pick<Asset, 'id' | 'storageKey' | 'mimeType' | 'kind' | 'type'>[]> {
+  async originals(projectId: string, ids: readonly string[], teamId?: string): Promise<Pick<Asset, 'id' | 'storageKey' | 'mimeType' | 'kind' | 'type' | 'properties'>[]> {
     if (ids.length === 0) return [];
     const rows = await this.prisma.asset.findMany({
       where: { projectId, ...(teamId ? { teamId } : {}), id: { in: [...ids] } },
-      select: { id: true, storageKey: true, mimeType: true, kind: true, type: true },
+      select: { id: true, storageKey: true, mimeType: true, kind: true, type: true, properties: true },
     });
     const byId = new Map(rows.map((r) => [r.id, r]));
     return ids.flatMap((id) => byId.get(id) ?? []);

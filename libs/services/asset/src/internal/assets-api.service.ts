@@ -33,11 +33,17 @@ export class AssetsApiService implements AssetsApi {
     return this.assets.existingIds(tenant.projectId, unique(assetIds), tenant.teamId);
   }
 
-  /** Claim check for executors: the original object of each asset of the tenant's project, in the given order. */
+  /** Claim check for executors: the original object of each asset of the tenant's project, in the given order, with its pixel size. */
   async objects(tenant: TenantRef, assetIds: readonly string[]): Promise<AssetObject[]> {
     const rows = await this.assets.originals(tenant.projectId, unique(assetIds), tenant.teamId);
-    return rows.map((r) => ({ assetId: r.id, key: r.storageKey, mimeType: r.mimeType, kind: r.kind, type: r.type }));
+    return rows.map((r) => ({ assetId: r.id, key: r.storageKey, mimeType: r.mimeType, kind: r.kind, type: r.type, ...pixelSize(r.properties) }));
   }
+}
+
+/** The size read from an image's bytes when it was stored (`properties`); other kinds have none. */
+function pixelSize(properties: unknown): { width?: number; height?: number } {
+  const { width, height } = (properties ?? {}) as { width?: unknown; height?: unknown };
+  return typeof width === 'number' && typeof height === 'number' && width > 0 && height > 0 ? { width, height } : {};
 }
 
 function unique(assetIds: readonly string[]): string[] {

@@ -80,7 +80,7 @@ export class CustomGenerateService {
     const run = await this.models.forCustom(tenant, modelId, generic);
     const body = generic;
     const inputs = await this.inputs.resolve(tenant, customInputsOf(body));
-    const price = this.pricing.price('custom', body, inputs.decoded);
+    const price = this.pricing.price('custom', body, inputs.sizes);
     if (isDryRun(query.dryRun)) return price;
     const { job } = await this.launcher.launch({
       tenant,

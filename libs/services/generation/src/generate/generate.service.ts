@@ -68,7 +68,7 @@ export class GenerateService {
       ? await this.models.forMode(tenant, body.modelId, mode.name)
       : undefined;
     const inputs = await this.inputs.resolve(tenant, imageInputsOf(dto));
-    const price = this.pricing.price(mode.name, body, inputs.decoded);
+    const price = this.pricing.price(mode.name, body, inputs.sizes);
     if (isDryRun(query.dryRun)) {
       void reply.status(DRY_RUN_STATUS);
       return price;

@@ -1,10 +1,7 @@
 import { creativeUnitsCost } from '@genasset/contracts';
-import type { DecodedInput } from '../inputs/data-url';
 import { pricingRequest } from './generation-pricing';
 
-const decoded = (width: number, height: number): DecodedInput[] => [
-  { path: 'image', bytes: Buffer.alloc(0), contentType: 'image/png', extension: 'png', width, height },
-];
+const image = (width: number, height: number) => [{ path: 'image', width, height }];
 
 describe('pricingRequest', () => {
   it('prices inference by the requested size and samples', () => {
@@ -17,15 +14,30 @@ describe('pricingRequest', () => {
   });
 
   it('prices an upscale by its output size: input size (when known) × factor, or targetWidth', () => {
-    expect(pricingRequest('upscale', { scalingFactor: 4 }, decoded(100, 50))).toMatchObject({
+    expect(pricingRequest('upscale', { scalingFactor: 4 }, image(100, 50))).toMatchObject({
       width: 400,
       height: 200,
     });
-    expect(pricingRequest('upscale', { targetWidth: 2000 }, decoded(1000, 500))).toMatchObject({
+    expect(pricingRequest('upscale', { targetWidth: 2000 }, image(1000, 500))).toMatchObject({
       width: 2000,
       height: 1000,
     });
     expect(pricingRequest('upscale', {}, [])).toMatchObject({ width: 2048, height: 2048 });
+  });
+
+  it('prices an image tool by its input image, texture’s being its `texture` field', () => {
+    expect(pricingRequest('detect', {}, image(128, 96))).toEqual({ mode: 'detect', width: 128, height: 96 });
+    expect(pricingRequest('texture', {}, [{ path: 'texture', width: 512, height: 256 }])).toEqual({
+      mode: 'texture',
+      width: 512,
+      height: 256,
+    });
+    // Other inputs (a mask, style images) do not price the request.
+    expect(pricingRequest('detect', {}, [{ path: 'mask', width: 4096, height: 4096 }])).toEqual({
+      mode: 'detect',
+      width: undefined,
+      height: undefined,
+    });
   });
 
   it('prices a skybox as an equirectangular image, captions per image, prompts per result', () => {

@@ -8,7 +8,7 @@ import {
   type GenerationMode as PricedMode,
 } from '@genasset/contracts';
 import { PROCESS_ENV } from '@genasset/config';
-import type { DecodedInput } from '../inputs/data-url';
+import type { InputSize } from '../inputs/input-resolver';
 
 /** Scaling factor assumed by upscale modes when neither scalingFactor nor targetWidth is given. */
 export const DEFAULT_SCALING_FACTOR = 2;
@@ -18,16 +18,18 @@ const positive = (value: unknown): number | undefined =>
 
 /**
  * What the price of a request depends on (docs/credits.md, "Cost model"): the
- * output size and the number of outputs. Input sizes are known for data-URL
- * images (read from their header); for an asset id they are not, and the
- * pricing default (1024 × 1024) stands in for them.
+ * output size and the number of outputs. The input image's size is read from
+ * its header (data URL) or asset-service's record (asset id); an input of
+ * unknown size (an asset of another kind) counts as the pricing default,
+ * 1024 × 1024.
  */
 export function pricingRequest(
   mode: PricedMode,
   body: Record<string, unknown>,
-  decoded: readonly DecodedInput[],
+  sizes: readonly InputSize[],
 ): CreativeUnitsRequest {
-  const input = decoded.find((d) => d.path === 'image');
+  // texture names its input image `texture`; every other mode, `image`.
+  const input = sizes.find((s) => s.path === (mode === 'texture' ? 'texture' : 'image'));
   const inputSize = { width: input?.width, height: input?.height };
   switch (mode) {
     case 'skybox-base-360': {
@@ -92,11 +94,7 @@ export class GenerationPricing {
     this.table = creativeUnitsCostTableFromEnv(env);
   }
 
-  price(
-    mode: PricedMode,
-    body: Record<string, unknown>,
-    decoded: readonly DecodedInput[],
-  ): CreativeUnitsPrice {
-    return creativeUnitsCost(pricingRequest(mode, body, decoded), this.table);
+  price(mode: PricedMode, body: Record<string, unknown>, sizes: readonly InputSize[]): CreativeUnitsPrice {
+    return creativeUnitsCost(pricingRequest(mode, body, sizes), this.table);
   }
 }

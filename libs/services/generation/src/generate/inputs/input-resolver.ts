@@ -10,16 +10,26 @@ import type { ImageInput } from './image-inputs';
 /** Key prefix of claim-checked inputs; an executor tells them from asset ids (`asset_…`) by it. */
 export const STORED_INPUT_PREFIX = 'generation-inputs/';
 
+/** The pixel size of one image input (what pricing reads). */
+export interface InputSize {
+  path: string;
+  width: number;
+  height: number;
+}
+
 export interface ResolvedInputs {
   inputs: ImageInput[];
   /** The data URLs, decoded (not stored yet). */
   decoded: DecodedInput[];
+  /** Image inputs of known size: data URLs (their header) and assets (asset-service's record). */
+  sizes: InputSize[];
 }
 
 /**
  * Turns the image references of a request into what an executor can use:
  * asset ids are checked to be the caller project's (404 naming the first
- * foreign or missing one), data URLs are decoded and checked, then — for a
+ * foreign or missing one) in one lookup, which also brings their pixel sizes
+ * for pricing; data URLs are decoded and checked, then — for a
  * real run only — stored in object storage (claim check), their keys replacing
  * them in the job input, so no image bytes ride in a job message.
  */
@@ -42,22 +52,32 @@ export class InputResolver {
           : await decodeImageDataUrl(input.value, input.path),
       );
     }
+    const sizes = decoded.flatMap(({ path, width, height }) =>
+      width && height ? [{ path, width, height }] : [],
+    );
     const assetIds = [...new Set(inputs.filter((i) => i.kind === 'asset').map((i) => i.value))];
     if (assetIds.length > 0) {
-      const existing = new Set(
-        await this.assets
-          .existing(tenant, assetIds)
-          .catch((error: unknown) => Promise.reject(publicError(error))),
+      const objects = new Map(
+        (
+          await this.assets
+            .objects(tenant, assetIds)
+            .catch((error: unknown) => Promise.reject(publicError(error)))
+        ).map((o) => [o.assetId, o]),
       );
-      const missing = inputs.find((i) => i.kind === 'asset' && !existing.has(i.value));
-      if (missing) {
-        throw new ApiError(404, 'not_found', `Asset ${missing.value} not found (${missing.path})`, {
-          id: missing.value,
-          field: missing.path,
-        });
+      for (const input of inputs) {
+        if (input.kind !== 'asset') continue;
+        const object = objects.get(input.value);
+        if (!object) {
+          throw new ApiError(404, 'not_found', `Asset ${input.value} not found (${input.path})`, {
+            id: input.value,
+            field: input.path,
+          });
+        }
+        if (object.width && object.height)
+          sizes.push({ path: input.path, width: object.width, height: object.height });
       }
     }
-    return { inputs, decoded };
+    return { inputs, decoded, sizes };
   }
 
   /** Stores the decoded inputs; returns path → object key. On failure, what was stored is removed. */
