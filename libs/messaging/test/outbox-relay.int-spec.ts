@@ -162,6 +162,40 @@ describe('outbox relay', () => {
     }
   });
 
+  it('looks at an empty outbox with one statement outside any transaction, and locks only to publish', async () => {
+    const { sent, publisher } = recordingPublishers();
+    let transactions = 0;
+    let statements = 0;
+    const relay = new OutboxRelay(prisma, publisher('raw'), {
+      schema: SOURCE_SCHEMA,
+      pollIntervalMs: 50,
+      transaction: (fn) => {
+        transactions++;
+        return connection.transaction(fn);
+      },
+      query: (sql, params) => {
+        statements++;
+        return connection.query(sql, params);
+      },
+    });
+    await relay.start();
+    try {
+      await waitFor(outboxEmpty, { timeoutMs: 10_000, what: 'rows of earlier tests published' });
+      const [before, lookedBefore] = [transactions, statements];
+      await new Promise((r) => setTimeout(r, 400));
+      // About 8 polls in 400 ms: each a single statement, none a transaction.
+      expect(statements - lookedBefore).toBeGreaterThanOrEqual(4);
+      expect(transactions).toBe(before);
+      const subject = `pk${randomBytes(3).toString('hex')}`;
+      const event = outbox.event(ProbeRecorded, { subject, sequence: 0, amount: 1 });
+      await prisma.$transaction((tx) => outbox.write(tx, [event]));
+      await waitFor(() => sent.some((s) => s.message.id === event.id), { timeoutMs: 10_000, what: 'the event' });
+      expect(transactions).toBe(before + 1);
+    } finally {
+      await relay.stop();
+    }
+  });
+
   it('with NOTIFY, re-reads while rows are held back by a transaction that writes no outbox rows, and publishes them when it ends', async () => {
     const prefix = `hb${randomBytes(3).toString('hex')}`;
     const { sent, publisher } = recordingPublishers();

@@ -103,6 +103,7 @@ export class MessagingModule {
               schema,
               listen: connection ? (channel, onNotify) => connection.listen(channel, onNotify) : undefined,
               transaction: connection ? (fn) => connection.transaction(fn) : undefined,
+              query: connection ? (sql, params) => connection.query(sql, params) : undefined,
             });
             monitor.addRelay(relay);
             return relay;

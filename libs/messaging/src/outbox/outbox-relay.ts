@@ -4,6 +4,8 @@ import type { Publisher } from '../core/messages';
 import { outboxChannel } from '../core/messaging-tables';
 import {
   boundedRawTransaction,
+  rawSqlClient,
+  type RawQuery,
   type RawTransaction,
   type SqlClient,
   type TransactionalClient,
@@ -23,6 +25,8 @@ export interface OutboxRelayOptions {
    * uses the client's interactive transactions.
    */
   readonly transaction?: RawTransaction;
+  /** Single raw statements on the same database (the relay's peek); without it, through the client. */
+  readonly query?: RawQuery;
   /** Rows per publish (default 500). */
   readonly batchSize?: number;
   /**
@@ -44,7 +48,7 @@ export interface OutboxRelayOptions {
   readonly logger?: LoggerService;
 }
 
-/** `standby`: another replica holds this schema's relay lock. */
+/** `standby`: the last read found rows, and another replica held this schema's relay lock. */
 export type RelayState = 'stopped' | 'idle' | 'failing' | 'standby';
 
 export interface RelayStatus {
@@ -91,6 +95,8 @@ export class OutboxRelay {
   private readonly rawTransaction?: RawTransaction;
   /** The last read left committed rows behind the visibility rule (OutboxStore.next). */
   private heldBack = false;
+  /** Single statements outside any transaction (OutboxStore.peek): on the driver when there is one. */
+  private readonly reader: SqlClient;
 
   constructor(
     private readonly client: TransactionalClient,
@@ -109,6 +115,7 @@ export class OutboxRelay {
     this.logger = options.logger ?? new Logger(`OutboxRelay(${options.schema})`);
     this.listenFn = options.listen;
     this.rawTransaction = options.transaction;
+    this.reader = options.query ? rawSqlClient(options.query) : client;
   }
 
   get schema(): string {
@@ -168,6 +175,11 @@ export class OutboxRelay {
         rows.map((r) => r.seq),
       );
       return rows.length;
+    }
+    const { ready, heldBack } = await this.store.peek(this.reader);
+    if (!ready) {
+      this.heldBack = heldBack;
+      return 0;
     }
     return this.inTransaction(async (tx) => {
       if (!(await this.store.tryLock(tx))) return LOCKED_ELSEWHERE;
