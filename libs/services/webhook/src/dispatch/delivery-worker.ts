@@ -67,6 +67,16 @@ export class DeliveryWorker implements DeliveryHandoffPort {
   private readonly doorbell = new WakeSignal();
   /** The last claim was cut short by a cap: finishing attempts should wake the loop. */
   private limited = false;
+  /**
+   * Deliveries wait in the shared queue (the intake had no room for some, or
+   * the last claim left some due): hand-offs then get no more room than a
+   * claim would, so new deliveries cannot keep overtaking queued ones and
+   * retries while the worker is saturated. Cleared by a claim that leaves
+   * nothing due behind.
+   */
+  private queueBehind = false;
+  /** Times the intake had no room for some deliveries: a claim that began before one cannot clear queueBehind. */
+  private overflows = 0;
   private unlisten?: () => Promise<void>;
   private claimFailures = 0;
   private readonly counts = { claimed: 0, handedOver: 0, attempted: 0, givenBack: 0 };
@@ -170,7 +180,11 @@ export class DeliveryWorker implements DeliveryHandoffPort {
   /** Room for deliveries this process's intake is writing (DeliveryHandoff); none unless running. */
   offer(endpointIds: readonly string[]): DeliveryHandoff | undefined {
     if (!this.running) return undefined;
-    const taken = this.board.reserve(endpointIds);
+    const taken = this.board.reserve(endpointIds, this.queueBehind ? this.board.prefetch : undefined);
+    if (taken.includes(false)) {
+      this.queueBehind = true;
+      this.overflows++;
+    }
     if (!taken.includes(true)) return undefined;
     let completed = false;
     return {
@@ -230,8 +244,9 @@ export class DeliveryWorker implements DeliveryHandoffPort {
       let claimed = 0;
       let more = false;
       if (want > 0) {
+        const overflowsBefore = this.overflows;
         try {
-          const { deliveries, moreDue } = await this.repository.claim({
+          const { deliveries, moreDue, queueBehind } = await this.repository.claim({
             limit: want,
             endpointConcurrency: this.settings.endpointConcurrency * this.board.prefetch,
             busy: this.board.busy(),
@@ -239,6 +254,7 @@ export class DeliveryWorker implements DeliveryHandoffPort {
           });
           claimed = deliveries.length;
           more = moreDue;
+          this.queueBehind = queueBehind || this.overflows !== overflowsBefore;
           if (this.claimFailures > 0) this.logger.log('claiming recovered');
           this.claimFailures = 0;
           this.counts.claimed += claimed;

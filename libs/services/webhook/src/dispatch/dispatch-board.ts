@@ -48,12 +48,12 @@ export class DispatchBoard {
 
   /**
    * Room for new deliveries of these endpoints (one entry per delivery), up
-   * to `handoffDepth` windows in all and per endpoint: true for each one reserved. Reserved room is held
+   * to `depth` windows in all and per endpoint: true for each one reserved. Reserved room is held
    * until `add` (the delivery arrived) or `release`.
    */
-  reserve(endpointIds: readonly string[]): boolean[] {
-    const limit = this.perEndpoint * this.handoffDepth;
-    const total = this.maxInFlight * this.handoffDepth;
+  reserve(endpointIds: readonly string[], depth = this.handoffDepth): boolean[] {
+    const limit = this.perEndpoint * depth;
+    const total = this.maxInFlight * depth;
     return endpointIds.map((endpointId) => {
       if (this.heldInAll >= total || this.held(endpointId) >= limit) return false;
       this.reserved.set(endpointId, (this.reserved.get(endpointId) ?? 0) + 1);
