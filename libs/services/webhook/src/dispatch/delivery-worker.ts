@@ -67,16 +67,7 @@ export class DeliveryWorker implements DeliveryHandoffPort {
   private readonly doorbell = new WakeSignal();
   /** The last claim was cut short by a cap: finishing attempts should wake the loop. */
   private limited = false;
-  /**
-   * Deliveries wait in the shared queue (the intake had no room for some, or
-   * the last claim left some due): hand-offs then get no more room than a
-   * claim would, so new deliveries cannot keep overtaking queued ones and
-   * retries while the worker is saturated. Cleared by a claim that leaves
-   * nothing due behind.
-   */
-  private queueBehind = false;
-  /** Times the intake had no room for some deliveries: a claim that began before one cannot clear queueBehind. */
-  private overflows = 0;
+
   private unlisten?: () => Promise<void>;
   private claimFailures = 0;
   private readonly counts = { claimed: 0, handedOver: 0, attempted: 0, givenBack: 0 };
@@ -180,11 +171,7 @@ export class DeliveryWorker implements DeliveryHandoffPort {
   /** Room for deliveries this process's intake is writing (DeliveryHandoff); none unless running. */
   offer(endpointIds: readonly string[]): DeliveryHandoff | undefined {
     if (!this.running) return undefined;
-    const taken = this.board.reserve(endpointIds, this.queueBehind ? this.board.prefetch : undefined);
-    if (taken.includes(false)) {
-      this.queueBehind = true;
-      this.overflows++;
-    }
+    const taken = this.board.reserve(endpointIds);
     if (!taken.includes(true)) return undefined;
     let completed = false;
     return {
@@ -244,9 +231,8 @@ export class DeliveryWorker implements DeliveryHandoffPort {
       let claimed = 0;
       let more = false;
       if (want > 0) {
-        const overflowsBefore = this.overflows;
         try {
-          const { deliveries, moreDue, queueBehind } = await this.repository.claim({
+          const { deliveries, moreDue } = await this.repository.claim({
             limit: want,
             endpointConcurrency: this.settings.endpointConcurrency * this.board.prefetch,
             busy: this.board.busy(),
@@ -254,7 +240,6 @@ export class DeliveryWorker implements DeliveryHandoffPort {
           });
           claimed = deliveries.length;
           more = moreDue;
-          this.queueBehind = queueBehind || this.overflows !== overflowsBefore;
           if (this.claimFailures > 0) this.logger.log('claiming recovered');
           this.claimFailures = 0;
           this.counts.claimed += claimed;
@@ -291,7 +276,7 @@ export class DeliveryWorker implements DeliveryHandoffPort {
     const lapsed: ClaimedDelivery[] = [];
     for (let delivery = this.board.next(); delivery; delivery = this.board.next()) {
       if (this.startWindowMs > 0 && now - delivery.leasedAt > this.startWindowMs) {
-        this.board.done(delivery.endpointId);
+        this.board.done(delivery);
         lapsed.push(delivery);
       } else this.launch(delivery);
     }
@@ -321,7 +306,7 @@ export class DeliveryWorker implements DeliveryHandoffPort {
       )
       .finally(() => {
         this.inFlight.delete(delivery.id);
-        this.board.done(delivery.endpointId);
+        this.board.done(delivery);
         if (this.running) this.pump();
         if (this.limited && this.board.room >= this.claimThreshold) this.wake();
       });

@@ -24,8 +24,6 @@ export interface ClaimResult {
   deliveries: ClaimedDelivery[];
   /** More deliveries were due than claimed (caps, batch size): claim again when there is room. */
   moreDue: boolean;
-  /** Deliveries of endpoints with free slots were left due (the batch was too small): the queue is behind. */
-  queueBehind: boolean;
 }
 
 export interface ClaimRequest {
@@ -208,8 +206,10 @@ export class DeliveryRepository {
       }));
     const candidates = rows[0]?.candidates ?? 0;
     // Due deliveries may be left: held back by a cap (saturated endpoints were not even scanned), or beyond the window.
-    const queueBehind = candidates > deliveries.length || candidates >= scan;
-    return { deliveries, moreDue: saturated.length > 0 || queueBehind, queueBehind };
+    return {
+      deliveries,
+      moreDue: saturated.length > 0 || candidates > deliveries.length || candidates >= scan,
+    };
   }
 
   /**

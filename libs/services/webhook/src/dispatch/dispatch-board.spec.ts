@@ -23,10 +23,10 @@ describe('DispatchBoard', () => {
     expect(drain(board)).toEqual(['whevent_a_1', 'whevent_b_1', 'whevent_a_2']);
     expect(board.inFlight).toBe(3);
     expect(board.queued).toBe(2);
-    board.done('a');
+    board.done(delivery('a', 1));
     // a has 1 running (cap 2) but b is next in line.
     expect(drain(board)).toEqual(['whevent_b_2']);
-    board.done('b');
+    board.done(delivery('b', 1));
     expect(drain(board)).toEqual(['whevent_a_3']);
   });
 
@@ -52,55 +52,47 @@ describe('DispatchBoard', () => {
         .sort(),
     ).toEqual(['whevent_a_2', 'whevent_b_1']);
     expect(board.queued).toBe(0);
-    board.done('a');
+    board.done(delivery('a', 1));
     expect(board.inFlight).toBe(0);
     expect(board.busy().size).toBe(0);
   });
 });
 
 describe('DispatchBoard reservations (hand-off from the intake)', () => {
-  it('reserves within the hand-off depth in all and per endpoint, and counts reservations as held', () => {
+  it('reserves within the hand-off depth in all and per endpoint', () => {
     // Hand-off depth 2: 2 in flight × 2 = 4 held in all; 1 per endpoint × 2 = 2 held per endpoint.
     const board = new DispatchBoard(2, 1, 2, 2);
     expect(board.reserve(['a', 'a', 'a', 'b'])).toEqual([true, true, false, true]);
-    expect(board.room).toBe(1);
-    expect(board.busy()).toEqual(
-      new Map([
-        ['a', 0],
-        ['b', 1],
-      ]),
-    );
     expect(board.reserve(['c', 'c'])).toEqual([true, false]);
-    expect(board.room).toBe(0);
+    expect(board.reserve(['d'])).toEqual([false]);
   });
 
-  it('hands off deeper than claims reach, and claims wait until the board is back within their window', () => {
+  it('keeps claims and hand-offs apart: each has its own room, however full the other is', () => {
     // Claims: 2 in flight × prefetch 2 = 4 held, 2 per endpoint; hand-offs: × 8 = 16 held, 8 per endpoint.
     const board = new DispatchBoard(2, 1, 2, 8);
     expect(board.reserve(Array<string>(9).fill('a'))).toEqual([...Array<boolean>(8).fill(true), false]);
     expect(board.reserve(Array<string>(9).fill('b'))).toEqual([...Array<boolean>(8).fill(true), false]);
     expect(board.reserve(['c'])).toEqual([false]);
-    expect(board.room).toBe(0);
-    expect(board.busy()).toEqual(
-      new Map([
-        ['a', 0],
-        ['b', 0],
-      ]),
-    );
+    // Queued deliveries and retries still get claimed beside a full hand-off window.
+    expect(board.room).toBe(4);
+    expect(board.busy().size).toBe(0);
     board.add(
       Array.from({ length: 8 }, (_, i) => delivery('a', i)),
       true,
     );
-    board.release(Array<string>(8).fill('b'));
-    expect(board.queued).toBe(8);
-    expect(board.room).toBe(0);
-    expect(drain(board)).toEqual(['whevent_a_0']);
-    for (let i = 1; i < 6; i++) {
-      board.done('a');
-      drain(board);
-    }
-    // 1 running + 2 waiting = 3 held: room for one more claim.
-    expect(board.room).toBe(1);
+    board.add([delivery('a', 100), delivery('a', 101)]);
+    expect(board.room).toBe(2);
+    expect(board.busy()).toEqual(new Map([['a', 0]]));
+    // Hand-off room frees only as handed-off deliveries finish, claim room as claimed ones do.
+    const started = board.next()!;
+    expect(started.id).toBe('whevent_a_0');
+    board.done(started);
+    expect(board.reserve(['a', 'a'])).toEqual([true, false]);
+    expect(board.room).toBe(2);
+    const rest = board.takeWaiting();
+    expect(rest).toHaveLength(9);
+    expect(board.room).toBe(4);
+    expect(board.busy().size).toBe(0);
   });
 
   it('turns a reservation into a waiting delivery when it arrives, and frees it when released', () => {
@@ -108,13 +100,12 @@ describe('DispatchBoard reservations (hand-off from the intake)', () => {
     board.reserve(['a', 'b', 'b']);
     board.add([delivery('a', 1)], true);
     expect(board.queued).toBe(1);
-    expect(board.room).toBe(1);
+    expect(board.reserve(['b'])).toEqual([false]);
     board.release(['b', 'b']);
-    expect(board.room).toBe(3);
-    expect(board.busy()).toEqual(new Map([['a', 1]]));
+    expect(board.reserve(['b', 'b', 'b'])).toEqual([true, true, false]);
     expect(drain(board)).toEqual(['whevent_a_1']);
     // Releasing more than was reserved changes nothing.
-    board.release(['a']);
-    expect(board.room).toBe(3);
+    board.release(['a', 'a']);
+    expect(board.reserve(['a', 'a'])).toEqual([true, false]);
   });
 });
