@@ -67,7 +67,6 @@ export class DeliveryWorker implements DeliveryHandoffPort {
   private readonly doorbell = new WakeSignal();
   /** The last claim was cut short by a cap: finishing attempts should wake the loop. */
   private limited = false;
-
   private unlisten?: () => Promise<void>;
   private claimFailures = 0;
   private readonly counts = { claimed: 0, handedOver: 0, attempted: 0, givenBack: 0 };
