@@ -1,3 +1,4 @@
+import { eventBody } from '../event-catalog';
 import { deliveryBody } from './delivery-body';
 
 describe('deliveryBody', () => {
@@ -35,5 +36,20 @@ describe('deliveryBody', () => {
     const body = deliveryBody('whevent_3', payload);
     expect(body.ok).toBe(false);
     expect(!body.ok && body.reason).toMatch(reason);
+  });
+
+  it("sends eventBody's JSON text byte for byte: what the intake stores is what receivers get", () => {
+    const stored = JSON.stringify(
+      eventBody('whevent_1', {
+        sourceEventId: 'evt_1',
+        ownerType: 'team',
+        ownerId: 'team_1',
+        type: 'team.credit.threshold.crossed',
+        data: { teamId: 'team_1', thresholdUnit: 'percent', thresholdValue: 20, note: 'été ✓' },
+        version: 1,
+      }),
+    );
+    const sent = deliveryBody('whevent_1', JSON.parse(stored));
+    expect(sent.ok && sent.bytes.toString('utf8')).toBe(stored);
   });
 });

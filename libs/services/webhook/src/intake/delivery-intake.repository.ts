@@ -4,7 +4,6 @@ import { DELIVERIES_CHANNEL } from '../deliveries/delivery-wakeup';
 import type { EventBody } from '../event-catalog';
 import type { OwnerType } from '../owners/webhook-owner';
 import { WEBHOOK_SCHEMA } from '../webhook.schema';
-import { storedPayload } from './stored-payload';
 
 export interface EventTarget {
   /** Index of the event in the batch. */
@@ -54,13 +53,15 @@ const MATCH_SQL = `
 // as stored (the payload parsed from its text, as a claim would read it); the
 // others wake the workers with a NOTIFY, which is transactional: at commit,
 // never for a rollback. The join keeps one row even when none came back, so
-// the NOTIFY is always evaluated.
+// the NOTIFY is always evaluated. The batch is json, not jsonb: a json field
+// of json_to_recordset keeps its text as written, so each payload is stored
+// in eventBody's key order, the bytes the workers send (delivery-body.ts).
 const INSERT_SQL = `
   WITH written AS (
     INSERT INTO ${schema}.webhook_deliveries (id, endpoint_id, source_event_id, type, payload, status, next_attempt_at, trace_context, lease_until)
-    SELECT d.id, d.endpoint_id, d.source_event_id, d.type, d.payload::json, 'created', now(), d.trace_context,
+    SELECT d.id, d.endpoint_id, d.source_event_id, d.type, d.payload, 'created', now(), d.trace_context,
            now() + d.lease_ms * interval '1 millisecond'
-      FROM jsonb_to_recordset($1::jsonb) AS d(id text, endpoint_id text, source_event_id text, type text, payload text, trace_context text, lease_ms int)
+      FROM json_to_recordset($1::json) AS d(id text, endpoint_id text, source_event_id text, type text, payload json, trace_context text, lease_ms int)
     ON CONFLICT (endpoint_id, source_event_id) DO NOTHING
     RETURNING id, endpoint_id, payload, trace_context, lease_until IS NOT NULL AS leased
   ), notified AS (
@@ -92,8 +93,7 @@ export class DeliveryIntakeRepository {
       endpoint_id: d.endpointId,
       source_event_id: d.sourceEventId,
       type: d.type,
-      // A JSON string inside the batch, so the batch's jsonb cannot reorder its keys.
-      payload: storedPayload(d.payload),
+      payload: d.payload,
       trace_context: d.traceContext,
       lease_ms: d.leaseMs,
     }));
