@@ -10,17 +10,14 @@ import { Kafka, logLevel, type Admin } from 'kafkajs';
  * meanwhile. With offsets committed up front the apps run with the production setting and start
  * exactly at "now" on every partition, whoever owns it.
  *
- * The commit goes through a short-lived member of each group: the mock broker has no
- * DescribeGroups, which kafkajs's admin.setOffsets needs. That member is waited out before this
- * returns (PRIMING_SESSION_MS): the mock broker keeps a member that left until its session
- * expires, and an app joining meanwhile shares its first rebalances with it. The priming member
- * subscribes to every topic, so it can be handed partitions of the app's topics that nobody then
- * consumes: the CI runs where one harness's jobs never finished logged such shared rebalances
- * ("Consumer group received unsubscribed topics", SyncGroup "group is rebalancing").
+ * The commit is a "simple" one (generation -1, no member), which Kafka accepts for a group with
+ * no active members, as does the mock broker. The mock broker has no DescribeGroups, which
+ * kafkajs's admin.setOffsets needs; the earlier way, a short-lived member of each group, left
+ * that member in the group until its session expired, and an app joining meanwhile shared its
+ * first rebalances with it: partitions of the app's topics went to the dead member or to topics
+ * nobody consumed, and a harness's jobs never finished (CI logs: "Consumer group received
+ * unsubscribed topics"). No member joins now, so there is nothing to wait out either.
  */
-/** The priming member's session: short, since every harness start waits it out. */
-const PRIMING_SESSION_MS = 4_000;
-
 export async function primeConsumerGroups(
   brokers: string[],
   groupIds: string[],
@@ -30,64 +27,85 @@ export async function primeConsumerGroups(
   const admin = kafka.admin();
   await admin.connect();
   let topics: string[];
-  let offsets: { topic: string; partition: number; offset: string }[];
+  const ends = new Map<string, { partition: number; offset: string }[]>();
   try {
     topics = only ? [...only] : (await admin.listTopics()).filter((t) => !t.startsWith('__'));
     // One topic at a time: concurrent calls race kafkajs' metadata refresh, and a topic whose
     // partitions are not in the metadata yet comes back empty (kafkajs then throws a TypeError).
-    offsets = [];
     for (const topic of topics)
-      for (const p of await topicEnds(admin, topic))
-        offsets.push({ topic, partition: p.partition, offset: p.high });
+      ends.set(
+        topic,
+        (await topicEnds(admin, topic)).map((p) => ({ partition: p.partition, offset: p.high })),
+      );
   } finally {
     await admin.disconnect();
   }
-  await Promise.all(groupIds.map((groupId) => commitWithRetries(kafka, groupId, topics, offsets)));
-  // Gone for the mock broker too: its session has run out (plus a margin for its timer).
-  await new Promise((resolve) => setTimeout(resolve, PRIMING_SESSION_MS + 500));
+  const cluster = clusterOf(kafka);
+  await cluster.connect();
+  try {
+    const commit = [...ends].map(([topic, partitions]) => ({ topic, partitions }));
+    await Promise.all(groupIds.map((groupId) => simpleCommit(cluster, groupId, commit)));
+  } finally {
+    await cluster.disconnect();
+  }
+}
+
+interface TopicOffsets {
+  topic: string;
+  partitions: { partition: number; offset: string }[];
+}
+
+/** The parts of kafkajs' (private) Cluster the simple commit uses. */
+interface KafkajsCluster {
+  connect(): Promise<void>;
+  disconnect(): Promise<void>;
+  findGroupCoordinator(group: { groupId: string }): Promise<{
+    offsetCommit(request: {
+      groupId: string;
+      groupGenerationId: number;
+      memberId: string;
+      topics: TopicOffsets[];
+    }): Promise<{ responses: { topic: string; partitions: { partition: number; errorCode: number }[] }[] }>;
+  }>;
 }
 
 /**
- * Joins `groupId` with a short-lived member and commits `offsets`. On a loaded machine the join
- * can be slow and the commit can meet a rebalance: up to 3 tries, each bounded, before failing
- * with the reason (rather than hanging the test that primes).
+ * kafkajs builds its clients on a Cluster it keeps behind a private symbol and offers no
+ * commit outside a group membership; kafkajs 2.2 is the last release, so this cannot move
+ * under us. Fails loudly if it ever does.
  */
-async function commitWithRetries(
-  kafka: Kafka,
-  groupId: string,
-  topics: string[],
-  offsets: { topic: string; partition: number; offset: string }[],
-): Promise<void> {
+function clusterOf(kafka: Kafka): KafkajsCluster {
+  // An instance property, set in kafkajs' constructor.
+  const holder = kafka as unknown as Record<symbol, unknown>;
+  const key = Object.getOwnPropertySymbols(holder).find(
+    (s) => s.description === 'private:Kafka:createCluster',
+  );
+  const create = key ? holder[key] : undefined;
+  if (typeof create !== 'function')
+    throw new Error('kafkajs has no private createCluster: priming needs updating');
+  return (create as (options: object) => KafkajsCluster).call(kafka, {});
+}
+
+/** Commits `topics` for `groupId` without joining it; up to 5 tries (coordinator not ready yet). */
+async function simpleCommit(cluster: KafkajsCluster, groupId: string, topics: TopicOffsets[]): Promise<void> {
   for (let attempt = 1; ; attempt++) {
-    const consumer = kafka.consumer({
-      groupId,
-      allowAutoTopicCreation: false,
-      // disconnect() waits for the fetch in flight (kafkajs' default wait: 5 s).
-      maxWaitTimeInMs: 100,
-      // The mock broker holds the app's first join for about this member's session timeout
-      // (less 1 s) even after it left: 30 s by default, 3 s with this.
-      sessionTimeout: PRIMING_SESSION_MS,
-      heartbeatInterval: 1_000,
-    });
-    let timer: NodeJS.Timeout | undefined;
-    const joined = new Promise<void>((resolve, reject) => {
-      consumer.on(consumer.events.GROUP_JOIN, () => resolve());
-      timer = setTimeout(() => reject(new Error(`no group join within 30 s`)), 30_000);
-    });
     try {
-      await consumer.connect();
-      await consumer.subscribe({ topics, fromBeginning: false });
-      await consumer.run({ autoCommit: false, eachBatch: async () => undefined });
-      await joined;
-      await consumer.commitOffsets(offsets);
+      const coordinator = await cluster.findGroupCoordinator({ groupId });
+      const { responses } = await coordinator.offsetCommit({
+        groupId,
+        groupGenerationId: -1,
+        memberId: '',
+        topics,
+      });
+      const failed = responses.flatMap((r) =>
+        r.partitions.filter((p) => p.errorCode !== 0).map((p) => `${r.topic}/${p.partition}: ${p.errorCode}`),
+      );
+      if (failed.length > 0) throw new Error(`error codes ${failed.join(', ')}`);
       return;
     } catch (error) {
-      if (attempt >= 3)
+      if (attempt >= 5)
         throw new Error(`priming ${groupId}: ${error instanceof Error ? error.message : String(error)}`);
-    } finally {
-      clearTimeout(timer);
-      joined.catch(() => undefined);
-      await consumer.disconnect().catch(() => undefined);
+      await new Promise((resolve) => setTimeout(resolve, 200 * attempt));
     }
   }
 }
