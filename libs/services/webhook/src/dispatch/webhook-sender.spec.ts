@@ -1,0 +1,116 @@
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { verify } from '@genasset/webhooks';
+import { WebhookSender } from './webhook-sender';
+
+const SECRET = 'whsec_dGVzdC1zZWNyZXQtb2YtdGhpcnR5LXR3by1ieXRlcyE';
+const BODY = Buffer.from('{"id":"whevent_1","type":"generation.completed","data":{"jobId":"job_1"}}');
+
+/** A loopback receiver whose answer each test decides; counts the requests that reached it. */
+async function receiver(answer: (req: IncomingMessage, res: ServerResponse) => void) {
+  const requests: { headers: IncomingMessage['headers']; body: Buffer }[] = [];
+  const server: Server = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      requests.push({ headers: req.headers, body: Buffer.concat(chunks) });
+      answer(req, res);
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const url = new URL(`http://127.0.0.1:${(server.address() as AddressInfo).port}/hooks?x=1`);
+  return {
+    url,
+    requests,
+    close: () => {
+      server.closeAllConnections();
+      return new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+}
+
+describe('WebhookSender', () => {
+  let sender: WebhookSender;
+  const closers: (() => Promise<void>)[] = [];
+  const open = async (answer: Parameters<typeof receiver>[0]) => {
+    const r = await receiver(answer);
+    closers.push(r.close);
+    return r;
+  };
+
+  beforeEach(() => {
+    sender = new WebhookSender({ timeoutMs: 500, responseBodyLimit: 1024, allowPrivate: true });
+  });
+  afterEach(async () => {
+    await sender.close();
+    await Promise.all(closers.splice(0).map((close) => close()));
+  });
+
+  it('POSTs the bytes with the spec headers and a signature over them, and records a 2xx as 200', async () => {
+    const hooks = await open((_req, res) => res.writeHead(204).end());
+    const outcome = await sender.send({ url: hooks.url, secret: SECRET, body: BODY });
+    expect(outcome).toMatchObject({ responseStatusCode: 200, ok: true, error: null });
+    expect(hooks.requests).toHaveLength(1);
+    const [request] = hooks.requests;
+    expect(request.body.equals(BODY)).toBe(true);
+    expect(request.headers['content-type']).toBe('application/json');
+    expect(request.headers['user-agent']).toBe('Service-Webhooks/2.0');
+    const signature = request.headers['x-service-signature'] as string;
+    expect(signature.split('.')[0]).toBe(String(outcome.sentAt.getTime()));
+    expect(() => verify(request.body, signature, SECRET)).not.toThrow();
+  });
+
+  it('records another status as answered, with its code', async () => {
+    const hooks = await open((_req, res) => res.writeHead(302, { location: 'http://example.com/' }).end());
+    const outcome = await sender.send({ url: hooks.url, secret: SECRET, body: BODY });
+    expect(outcome).toMatchObject({ responseStatusCode: 302, ok: false, error: 'HTTP 302' });
+    expect(hooks.requests).toHaveLength(1);
+  });
+
+  it('settles on the status once the body passes the cap, without waiting for the rest', async () => {
+    // Headers and 64 KiB, then the receiver never ends the response.
+    const hooks = await open((_req, res) => {
+      res.writeHead(200);
+      res.write('x'.repeat(64 * 1024));
+    });
+    const started = Date.now();
+    const outcome = await sender.send({ url: hooks.url, secret: SECRET, body: BODY });
+    expect(outcome).toMatchObject({ responseStatusCode: 200, ok: true });
+    expect(Date.now() - started).toBeLessThan(400);
+  });
+
+  it('records a receiver that never answers as a 500 timeout after the timeout', async () => {
+    const hooks = await open(() => undefined);
+    const outcome = await sender.send({ url: hooks.url, secret: SECRET, body: BODY });
+    expect(outcome).toMatchObject({ responseStatusCode: 500, ok: false });
+    expect(outcome.error).toMatch(/^timeout: no complete answer within 500 ms/);
+    expect(outcome.durationMs).toBeGreaterThanOrEqual(490);
+  });
+
+  it('records a refused connection as 500 with the reason', async () => {
+    const hooks = await open((_req, res) => res.end());
+    await hooks.close();
+    const outcome = await sender.send({ url: hooks.url, secret: SECRET, body: BODY });
+    expect(outcome).toMatchObject({ responseStatusCode: 500, ok: false });
+    expect(outcome.error).toMatch(/ECONNREFUSED/);
+  });
+
+  it('gives attempts in flight back as abandoned at shutdown, at once', async () => {
+    const hooks = await open(() => undefined);
+    const sent = sender.send({ url: hooks.url, secret: SECRET, body: BODY });
+    while (hooks.requests.length === 0) await new Promise((r) => setTimeout(r, 5));
+    sender.abandonAll();
+    const outcome = await sent;
+    expect(outcome.abandoned).toBe(true);
+    expect(outcome.durationMs).toBeLessThan(400);
+  });
+
+  it('never writes a request abandoned before it had a connection', async () => {
+    const hooks = await open((_req, res) => res.end());
+    const sent = sender.send({ url: hooks.url, secret: SECRET, body: BODY });
+    sender.abandonAll(); // still connecting
+    expect((await sent).abandoned).toBe(true);
+    await new Promise((r) => setTimeout(r, 100));
+    expect(hooks.requests).toHaveLength(0);
+  });
+});
