@@ -223,12 +223,12 @@ describe('intake: facts become delivery records', () => {
   });
 });
 
-// The worker takes new deliveries from the intake up to its hand-off depth (8 windows of attempts in
+// The worker takes new deliveries from the intake up to its hand-off depth (32 windows of attempts in
 // flight, per endpoint and in all); the rest wait in the shared queue, with a NOTIFY.
 describe('intake: hand-off to the local worker, within its room', () => {
   let fixture: IntakeFixture;
   beforeAll(async () => {
-    // Room for 8: one attempt in flight, seven waiting.
+    // Room for 32: one attempt in flight, 31 waiting.
     fixture = await startIntakeFixture({ WEBHOOK_MAX_IN_FLIGHT: '1', WEBHOOK_ENDPOINT_CONCURRENCY: '1' });
   });
   afterAll(() => fixture?.close());
@@ -237,7 +237,7 @@ describe('intake: hand-off to the local worker, within its room', () => {
     const { harness, facts, receiver } = fixture;
     const tenant = await harness.tenant();
     const endpoints = [];
-    const names = Array.from({ length: 10 }, (_, i) => `e${i}`);
+    const names = Array.from({ length: 34 }, (_, i) => `e${i}`);
     for (const name of names)
       endpoints.push(
         await createEndpoint(harness, projectOwner(tenant), {
@@ -250,10 +250,10 @@ describe('intake: hand-off to the local worker, within its room', () => {
     const [handoffs, claims] = [await takenBy(harness, 'handoff'), await takenBy(harness, 'claim')];
 
     const fact = await facts.job(JobSucceeded, fixture.job(tenant));
-    const delivered = await receiver.waitForRequests(10, 30_000);
+    const delivered = await receiver.waitForRequests(34, 30_000);
     await unlisten();
     expect(delivered.map((r) => r.path.split('-')[0]).sort()).toEqual(names.map((n) => `/hooks/${n}`).sort());
-    expect((await takenBy(harness, 'handoff')) - handoffs).toBe(8);
+    expect((await takenBy(harness, 'handoff')) - handoffs).toBe(32);
     expect((await takenBy(harness, 'claim')) - claims).toBe(2);
     expect(wakeups).toEqual(['2']);
     const rows = await harness.db.query<{ status: string; attempt_count: number }>(
@@ -267,7 +267,7 @@ describe('intake: hand-off to the local worker, within its room', () => {
       );
       return now.every((r) => r.status === 'success') || undefined;
     });
-    expect(rows).toHaveLength(10);
+    expect(rows).toHaveLength(34);
   });
 });
 
