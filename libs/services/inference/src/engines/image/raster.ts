@@ -1,3 +1,4 @@
+import colorString from 'color-string';
 import sharp, { type Sharp } from 'sharp';
 import { EngineError } from '../engine';
 
@@ -168,50 +169,17 @@ export function sobel(
   return { gx, gy };
 }
 
-/** Parses a colour (#rgb, #rrggbb, #rrggbbaa, rgb()/rgba(), a few names, "transparent") to RGBA. */
+/**
+ * Parses a CSS colour (hex, a CSS colour name, `transparent`, rgb()/rgba(); case-insensitive) to RGBA
+ * bytes with color-string, the parser generation-service validates requests with. `fallback` when
+ * absent or unreadable (a job stored before validation was strict).
+ */
 export function parseColour(
   text: string | undefined,
   fallback: [number, number, number, number],
 ): [number, number, number, number] {
   if (!text) return fallback;
-  const value = text.trim().toLowerCase();
-  if (value === 'transparent') return [0, 0, 0, 0];
-  const named = NAMED_COLOURS[value];
-  if (named) return [...named, 255];
-  const hex = /^#([0-9a-f]{3,8})$/.exec(value)?.[1];
-  if (hex && [3, 4, 6, 8].includes(hex.length)) {
-    const full = hex.length <= 4 ? [...hex].map((c) => c + c).join('') : hex;
-    const n = (i: number) => parseInt(full.slice(i * 2, i * 2 + 2), 16);
-    return [n(0), n(1), n(2), full.length === 8 ? n(3) : 255];
-  }
-  const fn = /^rgba?\(([^)]+)\)$/.exec(value)?.[1];
-  if (fn) {
-    const parts = fn
-      .split(/[\s,/]+/)
-      .filter(Boolean)
-      .map(Number);
-    if (parts.length >= 3 && parts.every((p) => Number.isFinite(p))) {
-      const alpha = parts.length > 3 ? (parts[3] <= 1 ? parts[3] * 255 : parts[3]) : 255;
-      return [clampByte(parts[0]), clampByte(parts[1]), clampByte(parts[2]), clampByte(alpha)];
-    }
-  }
-  return fallback;
+  const rgba = colorString.get.rgb(text.trim().toLowerCase());
+  if (!rgba) return fallback;
+  return [rgba[0], rgba[1], rgba[2], clampByte(rgba[3] * 255)];
 }
-
-const NAMED_COLOURS: Record<string, [number, number, number]> = {
-  white: [255, 255, 255],
-  black: [0, 0, 0],
-  red: [255, 0, 0],
-  green: [0, 128, 0],
-  lime: [0, 255, 0],
-  blue: [0, 0, 255],
-  yellow: [255, 255, 0],
-  cyan: [0, 255, 255],
-  magenta: [255, 0, 255],
-  gray: [128, 128, 128],
-  grey: [128, 128, 128],
-  orange: [255, 165, 0],
-  purple: [128, 0, 128],
-  pink: [255, 192, 203],
-  brown: [165, 42, 42],
-};
