@@ -23,11 +23,16 @@ export function plain(body: object): Record<string, unknown> {
   return JSON.parse(JSON.stringify(body)) as Record<string, unknown>;
 }
 
+/** Whether a field of a one-of group was given: null, and an empty list (it names no image), give nothing. */
+export function isGiven(value: unknown): boolean {
+  return value !== undefined && value !== null && !(Array.isArray(value) && value.length === 0);
+}
+
 /** Field groups of which one is required, and cross-field rules: 400 naming the field. */
 export function checkRules(mode: ModeDefinition, body: Record<string, unknown>): void {
   const errors: FieldError[] = [];
   for (const group of mode.oneOf ?? []) {
-    if (group.every((field) => body[field] === undefined || body[field] === null)) {
+    if (!group.some((field) => isGiven(body[field]))) {
       const names = group.length === 2 ? `${group[0]} or ${group[1]}` : `one of ${group.join(', ')}`;
       errors.push({ field: group[0], messages: [`${names} is required`] });
     }

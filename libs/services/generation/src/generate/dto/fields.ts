@@ -11,6 +11,7 @@ import {
   IsInt,
   IsNotEmpty,
   IsNumber,
+  IsObject,
   IsOptional,
   IsString,
   Matches,
@@ -169,7 +170,8 @@ export function NestedField(type: () => new () => object, o: Common & { list?: b
       deprecated: o.deprecated,
     }),
     presence(o.required),
-    ...(o.list ? [IsArray(), ArrayMaxSize(o.maxItems ?? GENERATE_LIMITS.listItems)] : []),
+    // A single nested body must be an object: ValidateNested alone lets a list of them through.
+    ...(o.list ? [IsArray(), ArrayMaxSize(o.maxItems ?? GENERATE_LIMITS.listItems)] : [IsObject()]),
     ValidateNested({ each: o.list ?? false }),
     Type(type),
   );

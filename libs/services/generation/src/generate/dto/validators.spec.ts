@@ -73,6 +73,44 @@ describe('generate body validation', () => {
     expect(errors.patch.children![0].property).toBe('image');
   });
 
+  it('refuses a list where upstream has one object (patch, position, crop)', () => {
+    const errors = errorsOf(PatchBody, {
+      image: 'asset_1',
+      patch: [{ mode: 'override', image: PNG }],
+      position: [{ x: 1, y: 2 }],
+      crop: [],
+    });
+    expect(Object.keys(errors).sort()).toEqual(['crop', 'patch', 'position']);
+    expect(
+      errorsOf(PatchBody, {
+        image: 'asset_1',
+        patch: { mode: 'erase', image: PNG },
+        position: { x: 1, y: 2 },
+      }),
+    ).toEqual({});
+  });
+
+  it('takes any CSS colour for backgroundColor and refuses what names no colour', () => {
+    for (const colour of [
+      '#fff',
+      '#FFFFFF80',
+      'Red',
+      'rebeccapurple',
+      'transparent',
+      'rgba(10, 20, 30, 0.5)',
+    ]) {
+      expect(errorsOf(PatchBody, { image: 'asset_1', backgroundColor: colour })).toEqual({});
+    }
+    for (const colour of ['notacolour', '#ggg', '#12345', 'rgb(1, 2)', '', 'red blue']) {
+      expect(Object.keys(errorsOf(PatchBody, { image: 'asset_1', backgroundColor: colour }))).toEqual([
+        'backgroundColor',
+      ]);
+    }
+    expect(Object.keys(errorsOf(PatchBody, { image: 'asset_1', crop: { backgroundColor: 'bleu' } }))).toEqual(
+      ['crop'],
+    );
+  });
+
   it('upscale and skybox-upscale-360 take exactly their upstream fields', () => {
     // Upstream PostUpscaleInferencesRequest and PostSkyboxUpscale360InferencesRequest, field for field.
     expect(fieldsOf(UpscaleBody)).toEqual(

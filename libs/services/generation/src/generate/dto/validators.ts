@@ -1,3 +1,4 @@
+import colorString from 'color-string';
 import { ValidateBy, type ValidationOptions } from 'class-validator';
 
 const MAX_SEED = 2_147_483_647;
@@ -79,16 +80,21 @@ export function IsMultipleOf(divisor: number, options?: ValidationOptions): Prop
   );
 }
 
-const COLOR = /^(#[0-9a-fA-F]{3,8}|[a-zA-Z]{3,30}|rgba?\(\s*[\d.%\s,/]{1,60}\))$/;
-
-/** A CSS-like colour: hex, a colour name (`red`, `transparent`) or rgb()/rgba(). */
+/**
+ * A CSS colour as upstream describes it: hex (#rgb, #rgba, #rrggbb, #rrggbbaa), one of the CSS colour
+ * names (`red`, `rebeccapurple`), `transparent`, or rgb()/rgba(); names are case-insensitive. Read
+ * by color-string, as the image engine reads it, so whatever passes here paints what it says.
+ */
 export function IsColor(): PropertyDecorator {
   return ValidateBy({
     name: 'isColor',
     validator: {
-      validate: (value: unknown) => typeof value === 'string' && COLOR.test(value),
+      validate: (value: unknown) =>
+        typeof value === 'string' &&
+        value.length <= 100 &&
+        colorString.get.rgb(value.trim().toLowerCase()) !== null,
       defaultMessage: (args) =>
-        `${args?.property} must be a hex (#FFFFFF), named (red, transparent) or rgb()/rgba() colour`,
+        `${args?.property} must be a hex (#FFFFFF), CSS colour name (red, transparent) or rgb()/rgba() colour`,
     },
   });
 }

@@ -1,6 +1,7 @@
 import { DECORATORS } from '@nestjs/swagger';
 import { GENERATION_MODES as PRICED_MODES, JOB_TYPES } from '@genasset/contracts';
 import { operationId } from '../generate.controller';
+import { checkRules } from '../generate.service';
 import { modelRunBy } from './mode-definition';
 import { MODE_REGISTRY } from './mode-registry';
 
@@ -110,5 +111,35 @@ describe('mode registry', () => {
         ran: modelId?.default,
       });
     }
+  });
+
+  describe('cross-field rules', () => {
+    const byName = (name: string) => MODE_REGISTRY.find((m) => m.name === name)!;
+    const fieldsOf = (name: string, body: Record<string, unknown>) => {
+      try {
+        checkRules(byName(name), body);
+        return [];
+      } catch (error) {
+        return Object.keys((error as { infos: { fields: Record<string, string[]> } }).infos.fields);
+      }
+    };
+    const t2i = { modelId: 'flux.1-dev', prompt: 'x' };
+
+    it('does not count an empty list as the one required field of a group', () => {
+      expect(fieldsOf('txt2img-ip-adapter', { ...t2i, ipAdapterImageIds: [] })).toEqual(['ipAdapterImages']);
+      expect(fieldsOf('txt2img-ip-adapter', { ...t2i, ipAdapterImages: [], ipAdapterImageId: null })).toEqual(
+        ['ipAdapterImages'],
+      );
+      expect(fieldsOf('describe-style', { images: [], assetIds: [] })).toEqual(['images']);
+      expect(fieldsOf('txt2img-ip-adapter', { ...t2i, ipAdapterImageIds: ['asset_1'] })).toEqual([]);
+      expect(fieldsOf('describe-style', { images: [], modelId: 'model_1' })).toEqual([]);
+    });
+
+    it('requires an image in image-editing prompt mode, null being none', () => {
+      expect(fieldsOf('prompt', { mode: 'image-editing' })).toEqual(['image']);
+      expect(fieldsOf('prompt', { mode: 'image-editing', image: null })).toEqual(['image']);
+      expect(fieldsOf('prompt', { mode: 'image-editing', image: 'asset_1' })).toEqual([]);
+      expect(fieldsOf('prompt', { mode: 'structured', image: null })).toEqual([]);
+    });
   });
 });

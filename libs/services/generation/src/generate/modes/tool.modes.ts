@@ -182,7 +182,7 @@ export const TOOL_MODES: readonly ModeDefinition[] = [
     response: 'prompt',
     originalAssets: false,
     rules: (body) =>
-      body.mode === 'image-editing' && body.image === undefined
+      body.mode === 'image-editing' && (body.image === undefined || body.image === null)
         ? [{ field: 'image', messages: ['image is required when mode is image-editing'] }]
         : [],
   },
