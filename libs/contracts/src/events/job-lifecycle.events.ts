@@ -127,6 +127,7 @@ export class JobLifecycleData {
   progress?: number;
 
   @IsOptional()
+  @IsObject()
   @ValidateNested()
   @Type(() => JobOutputData)
   output?: JobOutputData;

@@ -93,6 +93,7 @@ export class JobOutputsProducedData {
   @IsArray()
   @ArrayMinSize(1)
   @ArrayMaxSize(MAX_JOB_OUTPUTS)
+  @IsObject({ each: true })
   @ValidateNested({ each: true })
   @Type(() => JobOutputFileData)
   outputs!: JobOutputFileData[];

@@ -54,6 +54,7 @@ export class JobWorkRequestedData {
   @IsIn(JOB_KINDS as unknown as string[])
   kind!: JobKind;
 
+  @IsObject()
   @ValidateNested()
   @Type(() => JobTenantData)
   tenant!: JobTenantData;

@@ -363,6 +363,7 @@ describe('uploads (POST /v1/uploads, GET /v1/uploads/{id}, POST /v1/uploads/{id}
       { action: 'complete', parts: [parts[0], parts[0]] },
       { action: 'complete', parts: [parts[0], { partNumber: 3, etag: parts[1].etag }] },
       { action: 'upload-complete', parts },
+      { action: 'complete', parts: [parts] },
     ]) {
       const refused = await action(id, body);
       expect(refused.status).toBe(400);

@@ -4,6 +4,7 @@ import { IsBoolean, IsIn, IsInt, IsISO8601, IsOptional, IsString, Max, MaxLength
 import { ASSET_PRIVACIES } from '@genasset/contracts';
 import { ProjectQuery } from '../../core/asset-queries';
 import { LIMITS } from '../../core/limits';
+import { Omittable } from '@genasset/http';
 
 const ISO = { strict: true } as const;
 
@@ -16,17 +17,17 @@ export class UpdateAssetBody {
   lockId?: string;
 
   @ApiPropertyOptional({ description: 'Extends the held lock (with lockId) to this ISO time, at most 1 hour ahead' })
-  @IsOptional()
+  @Omittable()
   @IsISO8601(ISO, { message: 'lockExpiresAt must be an ISO 8601 date' })
   lockExpiresAt?: string;
 
   @ApiPropertyOptional({ description: 'The new canvas, stringified JSON (canvas assets only)' })
-  @IsOptional()
+  @Omittable()
   @IsString({ message: 'canvas must be a string holding JSON' })
   canvas?: string;
 
   @ApiPropertyOptional({ description: 'The new thumbnail image, data URL or base64 (canvas assets only)' })
-  @IsOptional()
+  @Omittable()
   @IsString({ message: 'thumbnail must be a data URL or a base64 string' })
   thumbnail?: string;
 
@@ -48,7 +49,7 @@ export class UpdateAssetBody {
   disableSnapshot?: boolean;
 
   @ApiPropertyOptional({ enum: ASSET_PRIVACIES, description: 'Extension: publish (public, unlisted) or unpublish (private) the asset' })
-  @IsOptional()
+  @Omittable()
   @IsIn(ASSET_PRIVACIES as unknown as string[], { message: 'privacy must be private, public or unlisted' })
   privacy?: 'private' | 'public' | 'unlisted';
 }
@@ -56,7 +57,7 @@ export class UpdateAssetBody {
 /** PUT /v1/assets/{assetId}/lock */
 export class LockBody {
   @ApiPropertyOptional({ description: 'When the lock expires (ISO), at most 1 hour ahead; default 5 minutes from now' })
-  @IsOptional()
+  @Omittable()
   @IsISO8601(ISO, { message: 'lockExpiresAt must be an ISO 8601 date' })
   lockExpiresAt?: string;
 }

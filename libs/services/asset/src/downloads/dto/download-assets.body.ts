@@ -65,7 +65,7 @@ export class DownloadOptionsBody {
     example: '<generator>-<prompt>-<num>-<seed>',
   })
   @IsOptional()
-  @IsString({ message: 'options.fileNameTemplate must be a string' })
+  @IsString({ message: 'fileNameTemplate must be a string' })
   @MaxLength(DOWNLOAD_LIMITS.templateLength)
   fileNameTemplate?: string;
 
@@ -74,7 +74,7 @@ export class DownloadOptionsBody {
     default: false,
   })
   @IsOptional()
-  @IsBoolean({ message: 'options.flat must be true or false' })
+  @IsBoolean({ message: 'flat must be true or false' })
   flat?: boolean;
 }
 

@@ -1,5 +1,5 @@
 import { Type } from 'class-transformer';
-import { ArrayMaxSize, IsArray, IsOptional, IsString, ValidateNested } from 'class-validator';
+import { ArrayMaxSize, IsArray, IsOptional, IsString, ValidateNested, IsObject } from 'class-validator';
 
 export class TenantRefBody {
   @IsString()
@@ -15,6 +15,7 @@ export class TenantRefBody {
 
 /** POST /internal/v1/assets/existing and /objects */
 export class ExistingAssetsBody {
+  @IsObject()
   @ValidateNested()
   @Type(() => TenantRefBody)
   tenant!: TenantRefBody;
@@ -27,6 +28,7 @@ export class ExistingAssetsBody {
 
 /** POST /internal/v1/assets/upload-image */
 export class UploadImageBody {
+  @IsObject()
   @ValidateNested()
   @Type(() => TenantRefBody)
   tenant!: TenantRefBody;

@@ -2,21 +2,22 @@ import { ApiPropertyOptional } from '@nestjs/swagger';
 import { IsArray, IsBoolean, IsOptional, IsString, Matches, MaxLength } from 'class-validator';
 import { ASSET_ID_PATTERN } from '../../core/asset-ids';
 import { LIMITS } from '../../core/limits';
+import { Omittable } from '@genasset/http';
 
 /** POST /v1/assets (upstream `PostAssetRequest`). */
 export class UploadAssetBody {
   @ApiPropertyOptional({ description: 'The image: a data URL or base64. Its format is read from the bytes.' })
-  @IsOptional()
+  @Omittable()
   @IsString({ message: 'image must be a data URL or a base64 string' })
   image?: string;
 
   @ApiPropertyOptional({ description: 'A canvas as stringified JSON; ignored when image is given' })
-  @IsOptional()
+  @Omittable()
   @IsString({ message: 'canvas must be a string holding JSON' })
   canvas?: string;
 
   @ApiPropertyOptional({ description: "The canvas's thumbnail image (data URL or base64); ignored when image is given" })
-  @IsOptional()
+  @Omittable()
   @IsString({ message: 'thumbnail must be a data URL or a base64 string' })
   thumbnail?: string;
 

@@ -132,6 +132,7 @@ export class UploadActionBody {
   @IsArray({ message: 'parts must be an array of { partNumber, etag }' })
   @ArrayMinSize(1)
   @ArrayMaxSize(UPLOAD_LIMITS.maxParts)
+  @IsObject({ each: true, message: 'parts must be an array of { partNumber, etag }' })
   @ValidateNested({ each: true })
   @Type(() => CompletedPartBody)
   parts?: CompletedPartBody[];

@@ -29,6 +29,7 @@ export class TenantDto {
 
 /** `CreateJobCommand`, validated: the body of `POST /internal/v1/jobs`, and checked again in-process. */
 export class CreateJobDto implements CreateJobCommand {
+  @IsObject()
   @ValidateNested()
   @Type(() => TenantDto)
   tenant!: TenantDto;
