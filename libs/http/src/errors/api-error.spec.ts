@@ -34,6 +34,19 @@ describe('ApiError helpers', () => {
       fields: { url: ['url must be a URL address', 'url should not be empty'] },
     });
   });
+
+  it('names fields called like Object.prototype members as any other', () => {
+    const error = ApiError.validation([
+      { field: 'toString', messages: ['toString is required'] },
+      { field: '__proto__', messages: ['__proto__ should not exist'] },
+    ]);
+    const fields = (error.infos as { fields: Record<string, string[]> }).fields;
+    expect(Object.keys(fields)).toEqual(['toString', '__proto__']);
+    expect(fields.toString).toEqual(['toString is required']);
+    expect(JSON.parse(JSON.stringify(error.infos))).toEqual({
+      fields: { toString: ['toString is required'], ['__proto__']: ['__proto__ should not exist'] },
+    });
+  });
 });
 
 describe('toApiError', () => {

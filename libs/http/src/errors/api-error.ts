@@ -89,8 +89,10 @@ export class ApiError extends HttpException {
 
   /** 400 naming every invalid field; `infos.fields` maps field → messages. */
   static validation(errors: FieldError[]): ApiError {
-    const fields: Record<string, string[]> = {};
-    for (const e of errors) fields[e.field] = [...(fields[e.field] ?? []), ...e.messages];
+    // A Map, not a plain object: a field named toString or __proto__ must not meet Object.prototype.
+    const byField = new Map<string, string[]>();
+    for (const e of errors) byField.set(e.field, [...(byField.get(e.field) ?? []), ...e.messages]);
+    const fields: Record<string, string[]> = Object.fromEntries(byField);
     const message = errors.flatMap((e) => e.messages).join('; ') || 'Invalid request';
     return new ApiError(HttpStatus.BAD_REQUEST, ApiErrorCode.validation, message, { fields });
   }

@@ -57,6 +57,28 @@ describe('error bodies', () => {
     expect(body.error).toContain('items.0.url must be a URL address');
   });
 
+  it('refuses a NUL character anywhere in the body or query, naming where it is', async () => {
+    const body = await app.inject({
+      method: 'POST',
+      url: '/v1/things',
+      payload: { url: 'https://x.io', items: [{ url: 'https://y.io' }, { url: 'a\u0000b' }] },
+    });
+    expect(body.statusCode).toBe(400);
+    expectErrorBody(body.json(), 'validation_error');
+    expect(body.json().infos.fields).toEqual({
+      'items.1.url': ['items.1.url must not contain NUL characters (U+0000)'],
+    });
+    const key = await app.inject({
+      method: 'POST',
+      url: '/v1/things',
+      payload: { url: 'https://x.io', 'a\u0000': 1 },
+    });
+    expect(Object.keys(key.json().infos.fields)).toEqual(['a\u0000']);
+    const query = await app.inject({ method: 'GET', url: '/v1/things/slow?ms=1%00' });
+    expect(query.statusCode).toBe(400);
+    expect(Object.keys(query.json().infos.fields)).toEqual(['ms']);
+  });
+
   it('refuses an unknown field', async () => {
     const res = await app.inject({
       method: 'POST',

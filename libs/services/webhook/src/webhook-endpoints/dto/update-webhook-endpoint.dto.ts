@@ -10,7 +10,7 @@ import {
   MaxLength,
 } from 'class-validator';
 import { MAX_DESCRIPTION_LENGTH, MAX_ENABLED_EVENTS, MAX_URL_LENGTH } from './create-webhook-endpoint.dto';
-import { Omittable } from './omittable';
+import { Omittable } from '@genasset/http';
 
 /**
  * Body of `PUT …/webhook-endpoints/{id}`: any of the fields; absent ones stay
