@@ -16,3 +16,4 @@ export {
   type PrismaClientClass,
 } from './prisma-factory';
 export { DatabaseModule, DATABASE_CONNECTION } from './nest/database.module';
+export { cursorTime } from './cursor-time';

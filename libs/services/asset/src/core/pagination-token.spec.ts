@@ -17,6 +17,15 @@ describe('paginationToken', () => {
     },
   );
 
+  // Date.parse accepts these, PostgreSQL's timestamptz does not (or not as meant): 400, never a 500.
+  it.each(['+275760-09-13T00:00:00.000Z', '-271821-04-20T00:00:00.000Z', 'Tue, 01 Jan 2030 00:00:00 GMT', '2026-02-30T00:00:00.000Z', '0'])(
+    'refuses a token whose timestamp %j is not one it issued',
+    (at) => {
+      const token = Buffer.from(JSON.stringify({ o: 'createdAt:desc', t: at, i: 'asset_01' })).toString('base64url');
+      expect(() => paginationToken.decode(token, 'createdAt:desc')).toThrow(ApiError);
+    },
+  );
+
   it('refuses a token of another ordering', () => {
     expect(() => paginationToken.decode(paginationToken.encode(cursor), 'updatedAt:desc')).toThrow(/another sortBy/);
   });

@@ -1,4 +1,5 @@
 import { ApiError } from '@genasset/http';
+import { cursorTime } from '@genasset/persistence';
 
 /** A keyset position: the last row's sort value and id, plus the ordering it belongs to. */
 export interface Cursor {
@@ -28,7 +29,7 @@ export const paginationToken = {
       throw invalid();
     }
     const { o, t, i } = (parsed ?? {}) as Record<string, unknown>;
-    if (typeof o !== 'string' || typeof t !== 'string' || typeof i !== 'string' || Number.isNaN(Date.parse(t))) throw invalid();
+    if (typeof o !== 'string' || typeof t !== 'string' || typeof i !== 'string' || !cursorTime(t)) throw invalid();
     if (o !== order) {
       throw ApiError.validation([
         { field: 'paginationToken', messages: ['paginationToken belongs to another sortBy/sortDirection; repeat the first request\'s sort parameters'] },

@@ -15,6 +15,14 @@ describe('collection page tokens', () => {
     ['JSON of the wrong shape', Buffer.from('{"a":1}').toString('base64url')],
     ['a foreign id', Buffer.from(JSON.stringify([1, 'asset_X'])).toString('base64url')],
     ['a non-integer time', Buffer.from(JSON.stringify([1.5, 'collection_X'])).toString('base64url')],
+    [
+      'a time beyond what a Date holds',
+      Buffer.from(JSON.stringify([Number.MAX_SAFE_INTEGER, 'collection_X'])).toString('base64url'),
+    ],
+    [
+      'a time before what a Date holds',
+      Buffer.from(JSON.stringify([-Number.MAX_SAFE_INTEGER, 'collection_X'])).toString('base64url'),
+    ],
   ])('refuses %s with a 400 naming paginationToken', (_label, token) => {
     try {
       decodePageToken(token);

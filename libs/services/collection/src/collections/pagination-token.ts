@@ -1,4 +1,5 @@
 import { ApiError } from '@genasset/http';
+import { cursorTime } from '@genasset/persistence';
 import { ID_PATTERNS } from '../common/limits';
 
 /** Where the previous page ended, in the list order (created_at DESC, id DESC). */
@@ -27,7 +28,8 @@ export function decodePageToken(token: string): PageCursor {
   if (
     !Array.isArray(parsed) ||
     parsed.length !== 2 ||
-    !Number.isSafeInteger(parsed[0]) ||
+    typeof parsed[0] !== 'number' ||
+    !cursorTime(parsed[0]) ||
     typeof parsed[1] !== 'string' ||
     !ID_PATTERNS.collection.test(parsed[1])
   ) {
@@ -38,5 +40,5 @@ export function decodePageToken(token: string): PageCursor {
       },
     ]);
   }
-  return { createdAt: new Date(parsed[0] as number), id: parsed[1] };
+  return { createdAt: cursorTime(parsed[0])!, id: parsed[1] };
 }

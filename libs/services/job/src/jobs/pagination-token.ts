@@ -1,4 +1,5 @@
 import { ApiError } from '@genasset/http';
+import { cursorTime } from '@genasset/persistence';
 import type { JobCursor } from './job.repository';
 
 /** Opaque keyset cursor: the (createdAt, id) of the last job of a page. */
@@ -10,13 +11,8 @@ export function encodeCursor(cursor: JobCursor): string {
 export function decodeCursor(token: string): JobCursor {
   try {
     const [createdAt, id] = JSON.parse(Buffer.from(token, 'base64url').toString('utf8')) as unknown[];
-    const date = new Date(String(createdAt));
-    if (
-      typeof createdAt === 'string' &&
-      typeof id === 'string' &&
-      id.startsWith('job_') &&
-      !Number.isNaN(date.getTime())
-    ) {
+    const date = cursorTime(createdAt);
+    if (date && typeof createdAt === 'string' && typeof id === 'string' && id.startsWith('job_')) {
       return { createdAt: date, id };
     }
   } catch {

@@ -1,3 +1,5 @@
+import { cursorTime } from '@genasset/persistence';
+
 /** A position in the newest-first delivery list: the last item of the previous page. */
 export interface DeliveryCursor {
   createdAt: Date;
@@ -20,8 +22,8 @@ export function decodeCursor(token: string): DeliveryCursor | undefined {
     if (!Array.isArray(value) || value.length !== 2) return undefined;
     const [at, id] = value as unknown[];
     if (typeof at !== 'string' || typeof id !== 'string' || !id.startsWith('whevent_')) return undefined;
-    const createdAt = new Date(at);
-    return Number.isNaN(createdAt.getTime()) ? undefined : { createdAt, id };
+    const createdAt = cursorTime(at);
+    return createdAt ? { createdAt, id } : undefined;
   } catch {
     return undefined;
   }
