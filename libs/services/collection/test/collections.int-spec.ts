@@ -52,6 +52,7 @@ describe('collections: create, details, update, delete', () => {
     ['a number as name', { name: 42 }, 'name'],
     ['a blank name', { name: '   ' }, 'name'],
     ['a name over 256 characters', { name: 'x'.repeat(257) }, 'name'],
+    ['a name with a NUL character', { name: 'a\u0000b' }, 'name'],
     ['an unknown field', { name: 'ok', color: 'red' }, 'color'],
   ])('refuses a create with %s: 400 naming the field, nothing stored', async (_label, body, field) => {
     const before = await rowCount(a.projectId);
@@ -112,6 +113,32 @@ describe('collections: create, details, update, delete', () => {
       ).toBe('after');
     });
 
+    it('leaves updatedAt when a PUT changes nothing', async () => {
+      const assetId = await h.createAsset(a);
+      const c = await h.createCollection(a, 'same');
+      const set = await h.request('PUT', `/v1/collections/${c.id}`, {
+        auth: a.auth.projectMember,
+        body: { thumbnail: assetId },
+      });
+      expect(set.status).toBe(200);
+      const before = set.body.collection;
+      await new Promise((resolve) => setTimeout(resolve, 5));
+      for (const body of [{ name: 'same' }, { thumbnail: assetId }, { name: 'same', thumbnail: assetId }]) {
+        const res = await h.request('PUT', `/v1/collections/${c.id}`, { auth: a.auth.projectMember, body });
+        expect([body, res.status, res.body.collection]).toEqual([body, 200, before]);
+      }
+      const unset = await h.request('PUT', `/v1/collections/${c.id}`, {
+        auth: a.auth.projectMember,
+        body: { thumbnail: null },
+      });
+      expect(Date.parse(unset.body.collection.updatedAt)).toBeGreaterThan(Date.parse(before.updatedAt));
+      const again = await h.request('PUT', `/v1/collections/${c.id}`, {
+        auth: a.auth.projectMember,
+        body: { thumbnail: null },
+      });
+      expect(again.body.collection).toEqual(unset.body.collection);
+    });
+
     it('sets and unsets a thumbnail from the project’s assets', async () => {
       const c = await h.createCollection(a);
       const assetId = await h.createAsset(a);
@@ -151,6 +178,9 @@ describe('collections: create, details, update, delete', () => {
     it.each([
       ['an empty body', {}, 'name'],
       ['a numeric name', { name: 7 }, 'name'],
+      ['a null name', { name: null }, 'name'],
+      ['a null name beside a null thumbnail', { name: null, thumbnail: null }, 'name'],
+      ['a name with a NUL character', { name: 'a\u0000b' }, 'name'],
       ['a malformed thumbnail', { thumbnail: 'picture.png' }, 'thumbnail'],
       ['a thumbnail of the wrong type', { thumbnail: 12 }, 'thumbnail'],
     ])('refuses %s with a 400 naming the field', async (_label, body, field) => {

@@ -77,12 +77,18 @@ export class CollectionsService {
       if (typeof thumbnail === 'string' && (await this.tombstones.deletedAmong(tx, [thumbnail])).length) {
         throw itemsNotFound('asset', [thumbnail]);
       }
-      return this.collections.update(
-        tenant.projectId,
-        id,
-        { name: body.name, thumbnailAssetId: thumbnail, updatedAt: new Date() },
-        tx,
-      );
+      // Locked and read first: updatedAt moves only when the name or the thumbnail actually changes.
+      if (!(await this.collections.lock(tx, tenant.projectId, id))) return undefined;
+      const current = await this.collections.find(tenant.projectId, id, tx);
+      if (!current) return undefined;
+      const changes = {
+        ...(body.name !== undefined && body.name !== current.name ? { name: body.name } : {}),
+        ...(thumbnail !== undefined && thumbnail !== current.thumbnailAssetId
+          ? { thumbnailAssetId: thumbnail }
+          : {}),
+      };
+      if (!Object.keys(changes).length) return current;
+      return this.collections.update(tenant.projectId, id, { ...changes, updatedAt: new Date() }, tx);
     });
     if (!row) throw collectionNotFound(id);
     return { collection: this.view(row) };

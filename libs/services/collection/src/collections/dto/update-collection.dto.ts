@@ -1,5 +1,6 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
-import { IsOptional, IsString, Matches, MaxLength, ValidateIf } from 'class-validator';
+import { Omittable } from '@genasset/http';
+import { IsString, Matches, MaxLength, ValidateIf } from 'class-validator';
 import { COLLECTION_LIMITS, ID_PATTERNS } from '../../common/limits';
 
 /**
@@ -13,7 +14,8 @@ export class UpdateCollectionDto {
     description: 'The new name for the Collection',
     maxLength: COLLECTION_LIMITS.nameMaxLength,
   })
-  @IsOptional()
+  // A name cannot be unset: null is a 400 naming it.
+  @Omittable()
   @IsString()
   @Matches(/\S/, { message: 'name must not be blank' })
   @MaxLength(COLLECTION_LIMITS.nameMaxLength)
