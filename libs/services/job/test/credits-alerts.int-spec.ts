@@ -76,6 +76,7 @@ describe('job-service credit alerts', () => {
         ],
         [Array.from({ length: 21 }, (_, i) => ({ unit: 'absolute', value: i + 1 })), 'thresholds'],
         ['10%', 'thresholds'],
+        [[[{ unit: 'percent', value: 10 }]], 'thresholds'],
       ];
       for (const [thresholds, field] of cases) {
         const res = await putAlerts(tenant, thresholds);

@@ -191,7 +191,12 @@ describe('job-service public routes', () => {
         ['?type=teleport', 'type'],
         ['?types=upscale,teleport', 'types'],
         ['?hideResults=maybe', 'hideResults'],
+        ['?authorId=', 'authorId'],
         ['?paginationToken=garbage', 'paginationToken'],
+        [
+          `?paginationToken=${Buffer.from('["+275760-09-13T00:00:00.000Z","job_1"]').toString('base64url')}`,
+          'paginationToken',
+        ],
         ['?createdAfter=2026-01-01', 'createdAfter'],
       ];
       for (const [query, field] of cases) {

@@ -1,6 +1,6 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
 import { Transform, Type } from 'class-transformer';
-import { IsArray, IsIn, IsInt, IsOptional, IsString, Max, MaxLength, Min } from 'class-validator';
+import { IsArray, IsIn, IsInt, IsNotEmpty, IsOptional, IsString, Max, MaxLength, Min } from 'class-validator';
 import { JOB_STATUSES, JOB_TYPES, type JobStatus } from '@genasset/contracts';
 
 export const DEFAULT_PAGE_SIZE = 10;
@@ -35,6 +35,7 @@ export class ListJobsQuery {
   @ApiPropertyOptional({ description: 'Jobs created by this author (the API key id that asked for them).' })
   @IsOptional()
   @IsString()
+  @IsNotEmpty()
   @MaxLength(200)
   authorId?: string;
 

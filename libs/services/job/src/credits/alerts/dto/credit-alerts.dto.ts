@@ -1,6 +1,15 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
-import { ArrayMaxSize, IsArray, IsIn, IsNumber, Max, ValidateNested, IsPositive } from 'class-validator';
+import {
+  ArrayMaxSize,
+  IsArray,
+  IsIn,
+  IsNumber,
+  IsObject,
+  Max,
+  ValidateNested,
+  IsPositive,
+} from 'class-validator';
 import { THRESHOLD_UNITS, type ThresholdUnit } from '@genasset/contracts';
 
 export const MAX_THRESHOLDS = 20;
@@ -25,6 +34,8 @@ export class PutCreditAlertsDto {
   @ApiProperty({ type: [CreditAlertThresholdDto], maxItems: MAX_THRESHOLDS })
   @IsArray()
   @ArrayMaxSize(MAX_THRESHOLDS)
+  // ValidateNested alone lets a nested list through ([[{…}]]), which then reached the database as a 500.
+  @IsObject({ each: true, message: 'each threshold must be an object { unit, value }' })
   @ValidateNested({ each: true })
   @Type(() => CreditAlertThresholdDto)
   thresholds!: CreditAlertThresholdDto[];
