@@ -1,7 +1,7 @@
 import { Body, Controller, HttpCode, Inject, Post, UseGuards } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
-import { ArrayMaxSize, IsArray, IsOptional, IsString, ValidateNested } from 'class-validator';
+import { ArrayMaxSize, IsArray, IsOptional, IsString, ValidateNested, IsObject } from 'class-validator';
 import { MODELS_API, type ModelsApi } from '@genasset/contracts';
 import { InternalTokenGuard } from '@genasset/internal-api';
 
@@ -12,7 +12,7 @@ class TenantRefDto {
 }
 
 class ExistingModelsRequest {
-  @ValidateNested() @Type(() => TenantRefDto) tenant!: TenantRefDto;
+  @IsObject() @ValidateNested() @Type(() => TenantRefDto) tenant!: TenantRefDto;
   // Callers batch their own requests (collections: 49 ids); the cap only bounds one query.
   @IsArray() @ArrayMaxSize(1000) @IsString({ each: true }) modelIds!: string[];
 }

@@ -63,6 +63,23 @@ describe('checkInputValues', () => {
   });
 });
 
+describe('checkInputValues with inputs named like Object.prototype members', () => {
+  const proto: ModelInput[] = [
+    { name: 'prompt', type: 'string' },
+    { name: 'toString', type: 'string' },
+    { name: 'constructor', type: 'number', required: { ifDefined: { toString: '' } } },
+  ];
+
+  it('does not take an inherited member for a given field', () => {
+    expect(checkInputValues(proto, { prompt: 'a cat' }).errors).toEqual([]);
+  });
+
+  it('still checks them when they are given', () => {
+    const fields = checkInputValues(proto, JSON.parse('{"toString": 5}')).errors.map((e) => e.field);
+    expect(fields).toEqual(['toString', 'constructor']);
+  });
+});
+
 describe('checkInputDefinitions', () => {
   it('accepts well-formed definitions', () => {
     expect(checkInputDefinitions(inputs).errors).toEqual([]);

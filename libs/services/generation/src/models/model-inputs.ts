@@ -151,7 +151,9 @@ export function checkInputValues(
   const errors: FieldError[] = [];
   const references: InputReferences = { assets: [], models: [] };
   const bad = (field: string, message: string) => errors.push({ field, messages: [message] });
-  const defined = (name: string) => body[name] !== undefined && body[name] !== null;
+  // Own fields only: an input named like an Object.prototype member (toString) is not "given" by inheritance.
+  const defined = (name: string) =>
+    Object.hasOwn(body, name) && body[name] !== undefined && body[name] !== null;
   const byName = new Map(inputs.map((i) => [i.name, i]));
   for (const name of Object.keys(body))
     if (!byName.has(name))

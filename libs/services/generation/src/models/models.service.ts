@@ -10,6 +10,7 @@ import {
 } from '@genasset/contracts';
 import { ApiError } from '@genasset/http';
 import { InjectOutbox, Outbox } from '@genasset/messaging';
+import { cursorTime } from '@genasset/persistence';
 import { OBJECT_STORE, type ObjectStore } from '@genasset/storage';
 import { GENERATION_SCHEMA } from '../generation.schema';
 import { Prisma } from '../generated/prisma/client';
@@ -51,6 +52,8 @@ export class ModelsService {
     tenant: TenantRef,
     query: ListModelsQuery,
   ): Promise<{ models: ModelView[]; nextPaginationToken?: string }> {
+    // Upstream's team blacklist: no model is ever blacklisted here.
+    if (query.blacklisted === 'true') return { models: [] };
     const pageSize = query.pageSize ?? MODEL_LIMITS.pageSize.default;
     const after = query.paginationToken ? decodeToken(query.paginationToken) : undefined;
     const tags = query.tags
@@ -194,7 +197,14 @@ export class ModelsService {
     const current = new Set(row.tags);
     const add = [...new Set(body.add ?? [])];
     const remove = [...new Set(body.delete ?? [])];
-    if (body.strict) {
+    // As for asset tags: one edit cannot both add and delete a tag (which would win is a guess).
+    const both = add.filter((t) => remove.includes(t));
+    if (both.length)
+      throw ApiError.validation([
+        { field: 'add', messages: [`tags cannot be both added and deleted: ${both.join(', ')}`] },
+      ]);
+    // Upstream: `strict` defaults to true (false makes the edit idempotent).
+    if (body.strict ?? true) {
       const present = add.filter((t) => current.has(t));
       const absent = remove.filter((t) => !current.has(t));
       if (present.length || absent.length)
@@ -204,7 +214,7 @@ export class ModelsService {
         ]);
     }
     const added = add.filter((t) => !current.has(t));
-    const deleted = remove.filter((t) => current.has(t) && !add.includes(t));
+    const deleted = remove.filter((t) => current.has(t));
     const next = [...row.tags.filter((t) => !deleted.includes(t)), ...added];
     if (next.length > MODEL_LIMITS.tags)
       throw ApiError.validation([
@@ -393,7 +403,8 @@ function decodeToken(token: string): { createdAt: Date; id: string } {
   if (
     !Array.isArray(parsed) ||
     parsed.length !== 2 ||
-    !Number.isSafeInteger(parsed[0]) ||
+    typeof parsed[0] !== 'number' ||
+    !cursorTime(parsed[0]) ||
     typeof parsed[1] !== 'string'
   )
     throw ApiError.validation([
@@ -402,7 +413,7 @@ function decodeToken(token: string): { createdAt: Date; id: string } {
         messages: ['paginationToken is not a token returned by this API (nextPaginationToken)'],
       },
     ]);
-  return { createdAt: new Date(parsed[0] as number), id: parsed[1] };
+  return { createdAt: cursorTime(parsed[0])!, id: parsed[1] };
 }
 
 /** A training image sent inline: a data URL of an image, checked here so the 400 names `data`. */

@@ -1,5 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
+import { Omittable } from '@genasset/http';
 import {
   ArrayMaxSize,
   IsArray,
@@ -80,6 +81,24 @@ export class ListModelsQuery extends ModelsQuery {
   @IsString()
   @MaxLength(1024)
   tags?: string;
+
+  @ApiPropertyOptional({
+    enum: ['true', 'false'],
+    description:
+      'Upstream: the models blacklisted for the team. No model is ever blacklisted here: true lists none',
+  })
+  @IsOptional()
+  @IsIn(['true', 'false'], { message: 'blacklisted must be true or false' })
+  blacklisted?: string;
+
+  @ApiPropertyOptional({
+    enum: ['true', 'false'],
+    description:
+      'Upstream: only models loaded on a GPU. No model is pinned to a GPU here (engines run any model): filters nothing',
+  })
+  @IsOptional()
+  @IsIn(['true', 'false'], { message: 'loadedOnly must be true or false' })
+  loadedOnly?: string;
 }
 
 class ModelFields {
@@ -100,17 +119,17 @@ class ModelFields {
     enum: MODEL_TYPES,
     description: 'Default `custom`; changeable while the model is `new`',
   })
-  @IsOptional()
+  @Omittable()
   @IsIn(MODEL_TYPES, { message: 'type must be a model type' })
   type?: string;
 
   @ApiPropertyOptional({ enum: MODEL_PRIVACIES, description: 'Default private' })
-  @IsOptional()
+  @Omittable()
   @IsIn(MODEL_PRIVACIES, { message: `privacy must be one of ${MODEL_PRIVACIES.join(', ')}` })
   privacy?: string;
 
   @ApiPropertyOptional({ enum: MODEL_CAPABILITIES, isArray: true })
-  @IsOptional()
+  @Omittable()
   @IsArray()
   @IsIn(MODEL_CAPABILITIES, { each: true, message: 'capabilities must hold capability names' })
   capabilities?: string[];
@@ -125,10 +144,17 @@ class ModelFields {
   inputs?: unknown[];
 
   @ApiPropertyOptional({ type: 'object', additionalProperties: true, description: 'Training parameters' })
-  @IsOptional()
+  @Omittable()
   @IsObject()
   parameters?: Record<string, unknown>;
 }
+
+/**
+ * A tag as asset tags are: no comma (the list filter `tags=a,b` splits on commas, so a tag holding
+ * one could never be found) and no leading or trailing space.
+ */
+const TAG_SHAPE = /^[^,\s](?:[^,]*[^,\s])?$/;
+const TAG_SHAPE_MESSAGE = 'a tag has no comma and no leading or trailing space';
 
 export class CreateModelBody extends ModelFields {
   @ApiPropertyOptional({ type: [String] })
@@ -137,6 +163,7 @@ export class CreateModelBody extends ModelFields {
   @ArrayMaxSize(MODEL_LIMITS.tags)
   @IsString({ each: true })
   @MaxLength(64, { each: true })
+  @Matches(TAG_SHAPE, { each: true, message: TAG_SHAPE_MESSAGE })
   tags?: string[];
 
   @ApiPropertyOptional({
@@ -157,6 +184,7 @@ export class ModelTagsBody {
   @IsString({ each: true })
   @MinLength(1, { each: true })
   @MaxLength(64, { each: true })
+  @Matches(TAG_SHAPE, { each: true, message: TAG_SHAPE_MESSAGE })
   add?: string[];
 
   @ApiPropertyOptional({ type: [String] })
@@ -167,7 +195,8 @@ export class ModelTagsBody {
   delete?: string[];
 
   @ApiPropertyOptional({
-    description: 'true: fail (400) if a tag to delete is not there or one to add already is',
+    default: true,
+    description: 'true (default): fail (400) if a tag to delete is not there or one to add already is',
   })
   @IsOptional()
   @IsBoolean()
