@@ -107,6 +107,40 @@ describe('platform in embedded mode', () => {
     expect(JSON.stringify(await badBody.json())).toContain('name');
   });
 
+  it('revokes an API key through the admin API: refused from then on, revoking again keeps the time', async () => {
+    const b = bootstrap();
+    const admin = { authorization: `Bearer ${b.adminToken}` };
+    const team = (await (
+      await fetch(`${base}/admin/v1/teams`, {
+        method: 'POST',
+        headers: { ...admin, 'content-type': 'application/json' },
+        body: JSON.stringify({ name: 'Revoked' }),
+      })
+    ).json()) as { team: { id: string } };
+    const issued = (await (
+      await fetch(`${base}/admin/v1/api-keys`, {
+        method: 'POST',
+        headers: { ...admin, 'content-type': 'application/json' },
+        body: JSON.stringify({ teamId: team.team.id, role: 'admin' }),
+      })
+    ).json()) as { apiKey: string; apiSecret: string };
+    const revoke = () => fetch(`${base}/admin/v1/api-keys/${issued.apiKey}`, { method: 'DELETE', headers: admin });
+
+    const first = await revoke();
+    expect(first.status).toBe(200);
+    const { apiKey } = (await first.json()) as { apiKey: { id: string; revokedAt: string } };
+    expect(apiKey.id).toBe(issued.apiKey);
+    expect(apiKey.revokedAt).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/);
+    const me = await fetch(`${base}/v1/me`, { headers: { authorization: basic(issued.apiKey, issued.apiSecret) } });
+    expect(me.status).toBe(401);
+    expect(((await (await revoke()).json()) as { apiKey: { revokedAt: string } }).apiKey.revokedAt).toBe(apiKey.revokedAt);
+
+    const unknown = await fetch(`${base}/admin/v1/api-keys/key_00000000000000000000000000`, { method: 'DELETE', headers: admin });
+    expect(unknown.status).toBe(404);
+    const noToken = await fetch(`${base}/admin/v1/api-keys/${issued.apiKey}`, { method: 'DELETE' });
+    expect(noToken.status).toBe(401);
+  });
+
   it('provisions tenants with the admin CLI, printing JSON', async () => {
     const b = bootstrap();
     const cli = (...args: string[]) =>
@@ -121,6 +155,8 @@ describe('platform in embedded mode', () => {
     const issued = await cli('admin', 'create-api-key', '--team', team.id, '--project', project.id, '--role', 'admin', '--json');
     const me = await fetch(`${base}/v1/me`, { headers: { authorization: basic(issued.apiKey, issued.apiSecret) } });
     expect(((await me.json()) as { apiKey: object }).apiKey).toMatchObject({ teamId: team.id, projectId: project.id, role: 'admin' });
+    const { apiKey } = await cli('admin', 'revoke-api-key', '--key', issued.apiKey, '--json');
+    expect(apiKey).toMatchObject({ id: issued.apiKey });
   }, 60_000);
 
   it('keeps its data across a restart and does not provision twice', async () => {

@@ -39,7 +39,7 @@ export class IdentityService {
 
   async createProject(teamId: string, name: string): Promise<ProjectRecord> {
     if (!(await this.prisma.team.findUnique({ where: { id: teamId }, select: { id: true } }))) {
-      throw new IdentityNotFoundError(`team ${teamId} does not exist`);
+      throw new IdentityNotFoundError(`team ${teamId} not found`);
     }
     return this.prisma.project.create({ data: { id: `proj_${ulid()}`, teamId, name } });
   }
@@ -48,10 +48,10 @@ export class IdentityService {
     if (input.projectId) {
       const project = await this.prisma.project.findUnique({ where: { id: input.projectId } });
       if (!project || project.teamId !== input.teamId) {
-        throw new IdentityNotFoundError(`project ${input.projectId} does not exist in team ${input.teamId}`);
+        throw new IdentityNotFoundError(`project ${input.projectId} of team ${input.teamId} not found`);
       }
     } else if (!(await this.prisma.team.findUnique({ where: { id: input.teamId }, select: { id: true } }))) {
-      throw new IdentityNotFoundError(`team ${input.teamId} does not exist`);
+      throw new IdentityNotFoundError(`team ${input.teamId} not found`);
     }
     const apiSecret = newApiSecret();
     const row = await this.prisma.apiKey.create({
@@ -75,8 +75,16 @@ export class IdentityService {
     return toKeyRecord(row);
   }
 
-  async revokeApiKey(keyId: string): Promise<void> {
+  /**
+   * Revokes a key for good: every check of it from now on fails (a replica that cached it verified
+   * keeps accepting it for up to AUTH_CACHE_TTL). Revoking it again keeps the first time.
+   * Undefined when no such key exists.
+   */
+  async revokeApiKey(keyId: string): Promise<{ id: string; revokedAt: Date } | undefined> {
+    if (!/^key_[0-9A-Z]{26}$/.test(keyId)) return undefined;
     await this.prisma.apiKey.updateMany({ where: { id: keyId, revokedAt: null }, data: { revokedAt: new Date() } });
+    const row = await this.prisma.apiKey.findUnique({ where: { id: keyId }, select: { id: true, revokedAt: true } });
+    return row?.revokedAt ? { id: row.id, revokedAt: row.revokedAt } : undefined;
   }
 
   /** The team owning a project, or undefined when the project does not exist. */

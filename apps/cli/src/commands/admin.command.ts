@@ -58,5 +58,17 @@ export function adminCommand(print: (value: unknown, json: boolean) => void): Co
     print(o.json ? issued : `apiKey ${issued.apiKey}\napiSecret ${issued.apiSecret}\n(the secret is shown only now)`, Boolean(o.json));
   });
 
+  withCommon(
+    admin
+      .command('revoke-api-key')
+      .description('Revoke an API key for good (replicas that cached it accept it for up to AUTH_CACHE_TTL)')
+      .requiredOption('--key <keyId>', 'the key id (key_…)'),
+  ).action(async (o: Common & { key: string }) => {
+    const { apiKey } = await client(o).delete<{ apiKey: { id: string; revokedAt: string } }>(
+      `admin/v1/api-keys/${encodeURIComponent(o.key)}`,
+    );
+    print(o.json ? { apiKey } : `apiKey ${apiKey.id} revoked at ${apiKey.revokedAt}`, Boolean(o.json));
+  });
+
   return admin;
 }

@@ -1,4 +1,4 @@
-import { Body, Controller, HttpCode, Param, Post, UseGuards } from '@nestjs/common';
+import { Body, Controller, Delete, HttpCode, Param, Post, UseGuards } from '@nestjs/common';
 import { ApiBearerAuth, ApiExcludeController, ApiTags } from '@nestjs/swagger';
 import { ApiError } from '@genasset/http';
 import { IdentityNotFoundError, IdentityService } from '../identity.service';
@@ -39,6 +39,15 @@ export class AdminController {
       apiSecret: issued.apiSecret,
       key: { ...issued.key, createdAt: issued.key.createdAt.toISOString() },
     };
+  }
+
+  /** Revokes a key (a leaked secret, a departed client); answering again for a revoked key keeps its time. */
+  @Delete('api-keys/:keyId')
+  @HttpCode(200)
+  async revokeApiKey(@Param('keyId') keyId: string) {
+    const revoked = await this.identity.revokeApiKey(keyId);
+    if (!revoked) throw ApiError.notFound(`api key ${keyId}`);
+    return { apiKey: { id: revoked.id, revokedAt: revoked.revokedAt.toISOString() } };
   }
 }
 

@@ -1,16 +1,17 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { ArrayUnique, IsArray, IsIn, IsNotEmpty, IsOptional, IsString, Matches, MaxLength } from 'class-validator';
+import { Omittable } from '@genasset/http';
+import { ArrayUnique, IsArray, IsIn, IsNotEmpty, IsString, Matches, MaxLength } from 'class-validator';
 import { ROLES, SCOPES, type Role, type Scope } from '../roles';
 
 export class CreateTeamDto {
   @ApiProperty({ example: 'Acme studio' })
-  @IsString() @IsNotEmpty() @MaxLength(200)
+  @IsString() @IsNotEmpty() @Matches(/\S/, { message: 'name must not be blank' }) @MaxLength(200)
   name!: string;
 }
 
 export class CreateProjectDto {
   @ApiProperty({ example: 'Mobile game' })
-  @IsString() @IsNotEmpty() @MaxLength(200)
+  @IsString() @IsNotEmpty() @Matches(/\S/, { message: 'name must not be blank' }) @MaxLength(200)
   name!: string;
 }
 
@@ -20,7 +21,8 @@ export class CreateApiKeyDto {
   teamId!: string;
 
   @ApiPropertyOptional({ description: 'Scope the key to one project; omit for a team-level key.' })
-  @IsOptional() @IsString() @Matches(/^proj_[0-9A-Z]{26}$/, { message: 'projectId must be a project id (proj_…)' })
+  // Omittable, not IsOptional: a null would silently issue a team-level key.
+  @Omittable() @IsString() @Matches(/^proj_[0-9A-Z]{26}$/, { message: 'projectId must be a project id (proj_…)' })
   projectId?: string;
 
   @ApiProperty({ enum: ROLES })
@@ -28,6 +30,6 @@ export class CreateApiKeyDto {
   role!: Role;
 
   @ApiPropertyOptional({ enum: SCOPES, isArray: true })
-  @IsOptional() @IsArray() @ArrayUnique() @IsIn(SCOPES as unknown as string[], { each: true })
+  @Omittable() @IsArray() @ArrayUnique() @IsIn(SCOPES as unknown as string[], { each: true })
   scopes?: Scope[];
 }
