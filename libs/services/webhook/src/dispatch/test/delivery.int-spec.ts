@@ -1,15 +1,7 @@
-import {
-  freePort,
-  startServiceHarness,
-  WebhookReceiver,
-  waitFor,
-  type Responder,
-  type ServiceHarness,
-} from '@genasset/testing';
+import { freePort, WebhookReceiver, waitFor, type Responder, type ServiceHarness } from '@genasset/testing';
 import { SIGNATURE_HEADER, USER_AGENT, verify } from '@genasset/webhooks';
-import { WEBHOOK_SCHEMA, WEBHOOK_SERVICE } from '../../webhook.schema';
-import { DispatchTestModule } from './support/dispatch-test.module';
-import { counters, createEndpoint, enqueue, signedAt, stored, TEST_SECRET_KEY } from './support/webhook-rows';
+import { startDispatchHarness } from './support/dispatch-test.module';
+import { counters, createEndpoint, enqueue, signedAt, stored } from './support/webhook-rows';
 
 // Short schedule so the spec's 1 min / 2 min retries take 300 / 600 ms here.
 const DELAYS = [300, 600];
@@ -37,19 +29,12 @@ describe('webhook delivery', () => {
     );
 
   beforeAll(async () => {
-    harness = await startServiceHarness({
-      services: [{ name: WEBHOOK_SERVICE, schema: WEBHOOK_SCHEMA, module: DispatchTestModule }],
-      transport: 'in-process',
-      env: {
-        WEBHOOK_SECRET_KEY: TEST_SECRET_KEY,
-        WEBHOOK_RETRY_DELAYS: DELAYS.map((d) => `${d}ms`).join(','),
-        WEBHOOK_TIMEOUT: `${TIMEOUT_MS}ms`,
-        WEBHOOK_LEASE_MARGIN: '2s',
-        WEBHOOK_POLL_INTERVAL: '200ms',
-        WEBHOOK_ALLOW_HTTP: 'true',
-        WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true',
-        WEBHOOK_ENDPOINT_CONCURRENCY: '4',
-      },
+    harness = await startDispatchHarness({
+      WEBHOOK_RETRY_DELAYS: DELAYS.map((d) => `${d}ms`).join(','),
+      WEBHOOK_TIMEOUT: `${TIMEOUT_MS}ms`,
+      WEBHOOK_LEASE_MARGIN: '2s',
+      WEBHOOK_POLL_INTERVAL: '200ms',
+      WEBHOOK_ENDPOINT_CONCURRENCY: '4',
     });
   });
   afterAll(async () => {

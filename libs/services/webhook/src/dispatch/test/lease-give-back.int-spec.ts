@@ -1,8 +1,7 @@
 import { metricsRegistry } from '@genasset/observability';
-import { startServiceHarness, WebhookReceiver, waitFor, type ServiceHarness } from '@genasset/testing';
-import { WEBHOOK_SCHEMA, WEBHOOK_SERVICE } from '../../webhook.schema';
-import { DispatchTestModule } from './support/dispatch-test.module';
-import { createEndpoint, enqueue, stored, TEST_SECRET_KEY } from './support/webhook-rows';
+import { WebhookReceiver, waitFor, type ServiceHarness } from '@genasset/testing';
+import { startDispatchHarness } from './support/dispatch-test.module';
+import { createEndpoint, enqueue, stored } from './support/webhook-rows';
 
 const givenBack = async () => {
   const metric = await metricsRegistry.getSingleMetric('webhook_dispatch_given_back_total')?.get();
@@ -21,18 +20,11 @@ describe('webhook delivery behind a slow endpoint', () => {
   let hooks: WebhookReceiver;
 
   beforeAll(async () => {
-    harness = await startServiceHarness({
-      services: [{ name: WEBHOOK_SERVICE, schema: WEBHOOK_SCHEMA, module: DispatchTestModule }],
-      transport: 'in-process',
-      env: {
-        WEBHOOK_SECRET_KEY: TEST_SECRET_KEY,
-        WEBHOOK_TIMEOUT: '2s',
-        WEBHOOK_LEASE_MARGIN: '500ms',
-        WEBHOOK_POLL_INTERVAL: '200ms',
-        WEBHOOK_ALLOW_HTTP: 'true',
-        WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true',
-        WEBHOOK_ENDPOINT_CONCURRENCY: '2',
-      },
+    harness = await startDispatchHarness({
+      WEBHOOK_TIMEOUT: '2s',
+      WEBHOOK_LEASE_MARGIN: '500ms',
+      WEBHOOK_POLL_INTERVAL: '200ms',
+      WEBHOOK_ENDPOINT_CONCURRENCY: '2',
     });
     hooks = await WebhookReceiver.start({ respondWith: { status: 200, delayMs: 800 } });
   });

@@ -1,9 +1,9 @@
 import { Client } from 'pg';
 import { migrate, PostgresConnection, type DatabaseConnection } from '@genasset/persistence';
-import { createTestDatabase, startServiceHarness, waitFor, type ServiceHarness } from '@genasset/testing';
-import { DispatchTestModule } from '../../dispatch/test/support/dispatch-test.module';
-import { createEndpoint, enqueue, TEST_SECRET_KEY } from '../../dispatch/test/support/webhook-rows';
-import { WEBHOOK_SCHEMA, WEBHOOK_SERVICE } from '../../webhook.schema';
+import { createTestDatabase, waitFor, type ServiceHarness } from '@genasset/testing';
+import { startDispatchHarness } from '../../dispatch/test/support/dispatch-test.module';
+import { createEndpoint, enqueue } from '../../dispatch/test/support/webhook-rows';
+import { WEBHOOK_SCHEMA } from '../../webhook.schema';
 import { DeliveryPurge } from '../delivery-purge';
 
 const DAY = 86_400_000;
@@ -12,15 +12,8 @@ const DAY = 86_400_000;
 describe('delivery retention purge', () => {
   let harness: ServiceHarness;
   beforeAll(async () => {
-    harness = await startServiceHarness({
-      services: [{ name: WEBHOOK_SERVICE, schema: WEBHOOK_SCHEMA, module: DispatchTestModule }],
-      transport: 'in-process',
-      env: {
-        WEBHOOK_SECRET_KEY: TEST_SECRET_KEY,
-        WEBHOOK_ALLOW_HTTP: 'true',
-        WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true',
-        WEBHOOK_PURGE_INTERVAL: '300ms',
-      },
+    harness = await startDispatchHarness({
+      WEBHOOK_PURGE_INTERVAL: '300ms',
     });
   });
   afterAll(() => harness?.close());
