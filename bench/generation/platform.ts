@@ -22,6 +22,7 @@ export function spawnPlatform(env: NodeJS.ProcessEnv): SpawnedProcess {
   return {
     child,
     output: () => '',
+    errors: () => '',
     waitForLine: () => Promise.reject(new Error('output not captured while profiling')),
     kill: async (signal = 'SIGTERM') => {
       if (child.exitCode === null && child.signalCode === null) child.kill(signal);

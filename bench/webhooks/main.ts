@@ -328,6 +328,7 @@ function spawnDispatcher(env: NodeJS.ProcessEnv): SpawnedProcess {
   return {
     child,
     output: () => '',
+    errors: () => '',
     waitForLine: () => Promise.reject(new Error('not captured while profiling')),
     kill: async (signal = 'SIGTERM') => {
       if (child.exitCode === null && child.signalCode === null) child.kill(signal);

@@ -27,7 +27,8 @@ async function cli(
     ['dlt', 'replay', ...args, '--json'],
   );
   const code = await new Promise<number | null>((resolve) => proc.child.on('exit', resolve));
-  expect(code).toBe(0);
+  // The CLI's stderr rides along, so a failed run says why (a busy CI machine once gave exit 1).
+  expect({ code, stderr: code === 0 ? '' : proc.errors() }).toEqual({ code: 0, stderr: '' });
   return JSON.parse(proc.output());
 }
 

@@ -5,6 +5,8 @@ export interface SpawnedProcess {
   readonly child: ChildProcess;
   /** Everything written to stdout so far. */
   output(): string;
+  /** Everything written to stderr so far (why a process failed). */
+  errors(): string;
   /** Resolves when a stdout line matches. */
   waitForLine(pattern: RegExp, timeoutMs?: number): Promise<string>;
   kill(signal?: NodeJS.Signals): Promise<number | null>;
@@ -36,6 +38,7 @@ export function spawnTsProcess(entry: string, env: NodeJS.ProcessEnv = {}, args:
   return {
     child,
     output: () => stdout,
+    errors: () => stderr,
     waitForLine(pattern, timeoutMs = 30_000) {
       return new Promise((res, rej) => {
         const check = () => {
