@@ -235,6 +235,47 @@ describe('outbox relay', () => {
     expect(heldBack).toBe(0);
   });
 
+  it("publishes while a transaction of another database on the same server is open (only this database's writers can hold rows back)", async () => {
+    const prefix = `od${randomBytes(3).toString('hex')}`;
+    const { sent, publisher } = recordingPublishers();
+    const relay = new OutboxRelay(prisma, publisher('raw'), {
+      schema: SOURCE_SCHEMA,
+      pollIntervalMs: 60_000,
+      listen: (channel, onNotify) => connection.listen(channel, onNotify),
+      transaction: (fn) => connection.transaction(fn),
+    });
+    // Another service's database on the same PostgreSQL (one server holds every schema's database in
+    // tests, and may in production): its long transaction has an xid older than our writer's.
+    const elsewhere = await createTestDatabase('msg_relay_other');
+    const other = new PostgresConnection(elsewhere.url);
+    let release!: () => void;
+    const released = new Promise<void>((r) => (release = r));
+    let started!: () => void;
+    const otherStarted = new Promise<void>((r) => (started = r));
+    const open = other.transaction(async (query) => {
+      await query('SELECT pg_current_xact_id()');
+      started();
+      await released;
+    });
+    await otherStarted;
+    await relay.start();
+    try {
+      await prisma.$transaction((tx) =>
+        outbox.write(tx, [outbox.event(ProbeRecorded, { subject: `${prefix}-s0`, sequence: 0, amount: 1 })]),
+      );
+      await waitFor(() => sent.some((s) => s.message.value.includes(`${prefix}-s0`)), {
+        timeoutMs: 3_000,
+        what: 'the event published while the other database has a transaction open',
+      });
+    } finally {
+      release();
+      await open;
+      await relay.stop();
+      await other.close();
+      await elsewhere.drop();
+    }
+  });
+
   it('rolls back a batch whose publish hangs past the transaction timeout, and publishes it again', async () => {
     const prefix = `to${randomBytes(3).toString('hex')}`;
     const sent: string[] = [];
