@@ -52,10 +52,18 @@ export class TopicLog {
 
   /** Waits for the `count`-th event of `type` about `jobId`. */
   async waitFor(jobId: string, type: string, count = 1): Promise<LoggedEvent[]> {
-    return waitFor(() => (this.of(jobId, type).length >= count ? this.of(jobId, type) : undefined), {
-      timeoutMs: 20_000,
-      what: `${count}× ${type} for ${jobId} on ${this.topic}`,
-    });
+    return waitFor(
+      () => {
+        const seen = this.of(jobId, type);
+        // Thrown, not returned: a timeout then says how many had arrived.
+        if (seen.length < count) throw new Error(`${seen.length} of ${count} so far`);
+        return seen;
+      },
+      {
+        timeoutMs: 20_000,
+        what: `${count}× ${type} for ${jobId} on ${this.topic}`,
+      },
+    );
   }
 
   async stop(): Promise<void> {
