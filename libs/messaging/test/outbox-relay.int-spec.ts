@@ -35,6 +35,28 @@ function recordingPublishers() {
   return { sent, publisher, overlapped: () => overlapped };
 }
 
+type Query = Parameters<Parameters<PostgresConnection['transaction']>[0]>[0];
+
+/** A transaction on `on` that runs `body` (writes, or takes an xid) and stays open until `close()`. */
+async function openTransaction(on: PostgresConnection, body: (query: Query) => Promise<unknown>) {
+  let release!: () => void;
+  const released = new Promise<void>((r) => (release = r));
+  let opened!: () => void;
+  const isOpen = new Promise<void>((r) => (opened = r));
+  const done = on.transaction(async (query) => {
+    await body(query);
+    opened();
+    await released;
+  });
+  await Promise.race([isOpen, done]);
+  return {
+    close: async () => {
+      release();
+      await done;
+    },
+  };
+}
+
 /** The relay's SQL on both paths: raw driver transactions and the Prisma client's. */
 describe('outbox relay', () => {
   let db: TestDatabase;
@@ -100,17 +122,8 @@ describe('outbox relay', () => {
     });
     const early = outbox.event(ProbeRecorded, { subject: `${prefix}-s0`, sequence: 0, amount: 1 });
     const late = outbox.event(ProbeRecorded, { subject: `${prefix}-s0`, sequence: 1, amount: 1 });
-    let release!: () => void;
-    const released = new Promise<void>((r) => (release = r));
-    let written!: () => void;
-    const earlyWritten = new Promise<void>((r) => (written = r));
     // The early writer takes the lower seq and stays open.
-    const earlyTx = connection.transaction(async (query) => {
-      await outbox.write(rawSqlClient(query), [early]);
-      written();
-      await released;
-    });
-    await earlyWritten;
+    const earlyTx = await openTransaction(connection, (query) => outbox.write(rawSqlClient(query), [early]));
     await prisma.$transaction((tx) => outbox.write(tx, [late]));
     await relay.start();
     let heldBack: number;
@@ -119,8 +132,7 @@ describe('outbox relay', () => {
       await new Promise((r) => setTimeout(r, 500));
       heldBack = sent.length;
     } finally {
-      release();
-      await earlyTx;
+      await earlyTx.close();
     }
     try {
       await waitFor(() => sent.length >= 2, { timeoutMs: 10_000, what: 'both published' });
@@ -205,17 +217,8 @@ describe('outbox relay', () => {
       listen: (channel, onNotify) => connection.listen(channel, onNotify),
       transaction: (fn) => connection.transaction(fn),
     });
-    let release!: () => void;
-    const released = new Promise<void>((r) => (release = r));
-    let started!: () => void;
-    const olderStarted = new Promise<void>((r) => (started = r));
     // An older transaction with an xid and no outbox rows: its end sends no NOTIFY.
-    const older = connection.transaction(async (query) => {
-      await query('SELECT pg_current_xact_id()');
-      started();
-      await released;
-    });
-    await olderStarted;
+    const older = await openTransaction(connection, (query) => query('SELECT pg_current_xact_id()'));
     await relay.start();
     let heldBack: number;
     try {
@@ -224,12 +227,10 @@ describe('outbox relay', () => {
       );
       await new Promise((r) => setTimeout(r, 300));
       heldBack = sent.length;
-      release();
-      await older;
+      await older.close();
       await waitFor(() => sent.length >= 1, { timeoutMs: 5_000, what: 'the held-back event published' });
     } finally {
-      release();
-      await older;
+      await older.close();
       await relay.stop();
     }
     expect(heldBack).toBe(0);
@@ -248,16 +249,7 @@ describe('outbox relay', () => {
     // tests, and may in production): its long transaction has an xid older than our writer's.
     const elsewhere = await createTestDatabase('msg_relay_other');
     const other = new PostgresConnection(elsewhere.url);
-    let release!: () => void;
-    const released = new Promise<void>((r) => (release = r));
-    let started!: () => void;
-    const otherStarted = new Promise<void>((r) => (started = r));
-    const open = other.transaction(async (query) => {
-      await query('SELECT pg_current_xact_id()');
-      started();
-      await released;
-    });
-    await otherStarted;
+    const open = await openTransaction(other, (query) => query('SELECT pg_current_xact_id()'));
     await relay.start();
     try {
       await prisma.$transaction((tx) =>
@@ -268,8 +260,7 @@ describe('outbox relay', () => {
         what: 'the event published while the other database has a transaction open',
       });
     } finally {
-      release();
-      await open;
+      await open.close();
       await relay.stop();
       await other.close();
       await elsewhere.drop();
