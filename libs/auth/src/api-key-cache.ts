@@ -4,7 +4,9 @@ import type { ApiKeyRecord } from '@genasset/identity';
 /**
  * Verified keys are cached briefly (AUTH_CACHE_TTL) so the hot path skips the
  * identity lookup; the cache key is a digest of key+secret, so no secret sits in
- * memory in the clear. A revoked key stops working within one TTL.
+ * memory in the clear. A key revoked through this process is evicted at once
+ * (AuthModule subscribes to IdentityService); one revoked through another
+ * replica stops working here within one TTL.
  */
 export class ApiKeyCache {
   private readonly entries = new Map<string, { record: ApiKeyRecord; expiresAt: number }>();
@@ -23,6 +25,13 @@ export class ApiKeyCache {
       return undefined;
     }
     return hit.record;
+  }
+
+  /** Forgets every cached verification of `keyId` (it was just revoked in this process). */
+  evictKey(keyId: string): void {
+    for (const [id, entry] of this.entries) {
+      if (entry.record.id === keyId) this.entries.delete(id);
+    }
   }
 
   set(key: string, secret: string, record: ApiKeyRecord, now = Date.now()): void {

@@ -1,4 +1,5 @@
 import { Global, Module, type DynamicModule } from '@nestjs/common';
+import { IdentityService } from '@genasset/identity';
 import { AccessPolicy } from './access-policy';
 import { ApiKeyCache } from './api-key-cache';
 import { AUTH_CACHE, AuthGuard } from './auth.guard';
@@ -12,7 +13,20 @@ export class AuthModule {
     return {
       module: AuthModule,
       controllers: options.serveMe ? [MeController] : [],
-      providers: [{ provide: AUTH_CACHE, useValue: new ApiKeyCache(options.cacheTtlMs) }, AuthGuard, AccessPolicy],
+      providers: [
+        {
+          provide: AUTH_CACHE,
+          // A key revoked in this process stops working here at once, not after the TTL.
+          useFactory: (identity: IdentityService) => {
+            const cache = new ApiKeyCache(options.cacheTtlMs);
+            identity.onApiKeyRevoked((keyId) => cache.evictKey(keyId));
+            return cache;
+          },
+          inject: [IdentityService],
+        },
+        AuthGuard,
+        AccessPolicy,
+      ],
       exports: [AUTH_CACHE, AuthGuard, AccessPolicy],
     };
   }

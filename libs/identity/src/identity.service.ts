@@ -31,7 +31,18 @@ export class IdentityNotFoundError extends Error {}
 /** Teams, projects and API keys: the only writer of the identity schema. */
 @Injectable()
 export class IdentityService {
+  private readonly revocationListeners = new Set<(keyId: string) => void>();
+
   constructor(private readonly prisma: IdentityPrisma) {}
+
+  /**
+   * Called with the key's id whenever this process revokes a key, so caches of verified keys in
+   * this process (the auth guard's) drop it at once. Returns a function that unsubscribes.
+   */
+  onApiKeyRevoked(listener: (keyId: string) => void): () => void {
+    this.revocationListeners.add(listener);
+    return () => this.revocationListeners.delete(listener);
+  }
 
   createTeam(name: string): Promise<TeamRecord> {
     return this.prisma.team.create({ data: { id: `team_${ulid()}`, name } });
@@ -84,7 +95,9 @@ export class IdentityService {
     if (!/^key_[0-9A-Z]{26}$/.test(keyId)) return undefined;
     await this.prisma.apiKey.updateMany({ where: { id: keyId, revokedAt: null }, data: { revokedAt: new Date() } });
     const row = await this.prisma.apiKey.findUnique({ where: { id: keyId }, select: { id: true, revokedAt: true } });
-    return row?.revokedAt ? { id: row.id, revokedAt: row.revokedAt } : undefined;
+    if (!row?.revokedAt) return undefined;
+    for (const listener of this.revocationListeners) listener(row.id);
+    return { id: row.id, revokedAt: row.revokedAt };
   }
 
   /** The team owning a project, or undefined when the project does not exist. */
