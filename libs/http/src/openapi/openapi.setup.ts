@@ -1,6 +1,12 @@
 import type { INestApplication } from '@nestjs/common';
 import { DocumentBuilder, type OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
 import { ApiErrorResponse } from '../errors/api-error-body';
+import {
+  closeValidatedBodies,
+  declarePublicOperations,
+  typePathParameters,
+  validatedBodyModels,
+} from './openapi-truth';
 
 export const OPENAPI_JSON_PATH = '/v1/openapi.json';
 export const DOCS_PATH = '/docs';
@@ -32,7 +38,11 @@ export function buildOpenApiDocument(app: INestApplication, options: OpenApiOpti
     .addBasicAuth({ type: 'http', scheme: 'basic', description: 'API key and secret' }, SECURITY_SCHEME)
     .addSecurityRequirements(SECURITY_SCHEME)
     .build();
-  return SwaggerModule.createDocument(app, config, { extraModels: [ApiErrorResponse] });
+  const document = SwaggerModule.createDocument(app, config, { extraModels: [ApiErrorResponse] });
+  declarePublicOperations(document);
+  typePathParameters(document);
+  closeValidatedBodies(document, validatedBodyModels(app));
+  return document;
 }
 
 /**

@@ -36,6 +36,40 @@ describe('OpenAPI and reference page', () => {
     ]);
   });
 
+  it('says `security: []` on operations that declare no scheme, instead of inheriting the global one', async () => {
+    const doc = (await app.inject({ method: 'GET', url: '/v1/openapi.json' })).json();
+    // The test app has no auth guard: every route answers without credentials.
+    expect((await app.inject({ method: 'GET', url: '/v1/things/missing' })).statusCode).toBe(404);
+    expect(doc.paths['/v1/things/missing'].get.security).toEqual([]);
+    expect(doc.paths['/v1/things'].post.security).toEqual([]);
+  });
+
+  it('closes the schema of a body the validation pipe checks, and only that one', async () => {
+    const doc = (await app.inject({ method: 'GET', url: '/v1/openapi.json' })).json();
+    const refused = await app.inject({
+      method: 'POST',
+      url: '/v1/things',
+      payload: { url: 'https://example.com', extra: 1 },
+    });
+    expect(refused.statusCode).toBe(400);
+    expect(doc.components.schemas.CreateThingDto.additionalProperties).toBe(false);
+    const open = await app.inject({
+      method: 'POST',
+      url: '/v1/things/open',
+      payload: { anything: 'a', extra: 1 },
+    });
+    expect(open.statusCode).toBe(201);
+    expect(doc.components.schemas.OpenThingDto.additionalProperties).toBeUndefined();
+    // Response schemas are never closed: responses may gain fields.
+    expect(doc.components.schemas.ApiErrorResponse.additionalProperties).toBeUndefined();
+  });
+
+  it('types every path parameter as a required string, as a URL path segment is', async () => {
+    const doc = (await app.inject({ method: 'GET', url: '/v1/openapi.json' })).json();
+    const [param] = doc.paths['/v1/things/owners/{ownerId}'].get.parameters;
+    expect(param).toMatchObject({ name: 'ownerId', in: 'path', required: true, schema: { type: 'string' } });
+  });
+
   it('serves the Swagger UI page and its assets from the app itself', async () => {
     const page = await app.inject({ method: 'GET', url: '/docs' });
     expect(page.statusCode).toBe(200);

@@ -11,7 +11,7 @@ import {
   Query,
 } from '@nestjs/common';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
-import { ApiProperty } from '@nestjs/swagger';
+import { ApiBody, ApiParam, ApiProperty } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import { IsInt, IsOptional, IsUrl, Max, Min, ValidateNested } from 'class-validator';
 import { createHttpApp } from '../bootstrap/create-http-app';
@@ -39,6 +39,12 @@ export class CreateThingDto {
   @ValidateNested({ each: true })
   @Type(() => ItemDto)
   items?: ItemDto[];
+}
+
+/** Documented body of a route that reads its body as it comes (no DTO validation). */
+export class OpenThingDto {
+  @ApiProperty()
+  anything!: string;
 }
 
 /** Mutable per test: what the readiness check does. */
@@ -75,6 +81,20 @@ class ThingsController {
   @Post()
   create(@Body() body: CreateThingDto): { received: CreateThingDto; isInstance: boolean } {
     return { received: body, isInstance: body instanceof CreateThingDto };
+  }
+
+  /** The body is taken as it comes: the pipe does not refuse unknown properties here. */
+  @Post('open')
+  @ApiBody({ type: OpenThingDto })
+  open(@Body() body: unknown): { received: unknown } {
+    return { received: body };
+  }
+
+  /** A path parameter documented by name and description only (no type). */
+  @Get('owners/:ownerId')
+  @ApiParam({ name: 'ownerId', description: 'The owner' })
+  owner(): { ok: true } {
+    return { ok: true };
   }
 
   @Get('conflict')
