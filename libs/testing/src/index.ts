@@ -16,3 +16,4 @@ export {
 } from './webhook-receiver';
 export { startServiceHarness, type ServiceHarness, type HarnessOptions, type Tenant } from './service-harness';
 export { expectedShape, actualShape, type ColumnShape } from './schema-drift';
+export { openApiResponseChecker, type OpenApiDocument } from './openapi-checker';

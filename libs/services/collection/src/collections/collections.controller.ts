@@ -1,5 +1,12 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Post, Put, Query } from '@nestjs/common';
-import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import {
+  ApiBody,
+  ApiExtraModels,
+  ApiOkResponse,
+  ApiOperation,
+  ApiTags,
+  getSchemaPath,
+} from '@nestjs/swagger';
 import { Authenticated, CurrentPrincipal, type Principal } from '@genasset/auth';
 import { ApiErrorResponses } from '@genasset/http';
 import { CallerProject } from '../common/caller-project';
@@ -14,6 +21,8 @@ import { UpdateCollectionDto } from './dto/update-collection.dto';
 @ApiTags('Collections')
 @Authenticated()
 @ApiErrorResponses(400, 401, 404)
+// Referenced by the update body's schema (name and/or thumbnail), which wraps it.
+@ApiExtraModels(UpdateCollectionDto)
 @Controller('collections')
 export class CollectionsController {
   constructor(
@@ -60,7 +69,14 @@ export class CollectionsController {
     summary: 'Update the name and/or thumbnail of a collection',
     operationId: 'PutCollectionsByCollectionId',
   })
+  // name and/or thumbnail: an empty body is a 400 (the service names both fields).
+  @ApiBody({
+    required: true,
+    schema: { allOf: [{ $ref: getSchemaPath(UpdateCollectionDto) }], minProperties: 1 },
+  })
   @ApiOkResponse({ type: CollectionResponse })
+  // A new thumbnail is checked with asset-service: 503 while it cannot answer.
+  @ApiErrorResponses(503)
   async update(
     @CurrentPrincipal() principal: Principal,
     @Param() params: CollectionParams,

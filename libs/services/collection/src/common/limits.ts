@@ -11,6 +11,9 @@ export const COLLECTION_LIMITS = {
   nameMaxLength: 256,
 } as const;
 
+/** A name must hold a non-space character (checked by the pipe, documented as `pattern`). */
+export const NOT_BLANK = /\S/;
+
 /** Id shapes. Asset ids follow the asset fact contract; others are `<prefix>_` + ULID/base62. */
 export const ID_PATTERNS = {
   collection: /^collection_[0-9A-Za-z]{1,64}$/,

@@ -11,8 +11,9 @@ import { MembershipService } from './membership.service';
 
 @ApiTags('Collections')
 @Authenticated()
+// 200 is declared on each route: a class-level @ApiOkResponse is lost under the
+// default 200 that @nestjs/swagger adds to every PUT/DELETE.
 @ApiErrorResponses(400, 401, 404, 503)
-@ApiOkResponse({ type: CollectionResponse })
 @Controller('collections/:collectionId')
 export class MembershipController {
   constructor(
@@ -21,6 +22,7 @@ export class MembershipController {
   ) {}
 
   @Put('assets')
+  @ApiOkResponse({ type: CollectionResponse })
   @ApiOperation({
     summary: 'Add assets of the project to a collection',
     operationId: 'PutAssetsByCollectionId',
@@ -40,6 +42,7 @@ export class MembershipController {
   }
 
   @Delete('assets')
+  @ApiOkResponse({ type: CollectionResponse })
   @ApiOperation({ summary: 'Remove assets from a collection', operationId: 'DeleteAssetsByCollectionId' })
   async removeAssets(
     @CurrentPrincipal() principal: Principal,
@@ -56,6 +59,7 @@ export class MembershipController {
   }
 
   @Put('models')
+  @ApiOkResponse({ type: CollectionResponse })
   @ApiOperation({
     summary: 'Add models of the project to a collection',
     operationId: 'PutModelsByCollectionId',
@@ -75,6 +79,7 @@ export class MembershipController {
   }
 
   @Delete('models')
+  @ApiOkResponse({ type: CollectionResponse })
   @ApiOperation({ summary: 'Remove models from a collection', operationId: 'DeleteModelsByCollectionId' })
   async removeModels(
     @CurrentPrincipal() principal: Principal,

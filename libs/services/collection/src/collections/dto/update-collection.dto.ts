@@ -1,7 +1,7 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
 import { Omittable } from '@genasset/http';
 import { IsString, Matches, MaxLength, ValidateIf } from 'class-validator';
-import { COLLECTION_LIMITS, ID_PATTERNS } from '../../common/limits';
+import { COLLECTION_LIMITS, ID_PATTERNS, NOT_BLANK } from '../../common/limits';
 
 /**
  * Upstream requires `name`; the spec says "name and/or thumbnail", so both are
@@ -13,11 +13,12 @@ export class UpdateCollectionDto {
   @ApiPropertyOptional({
     description: 'The new name for the Collection',
     maxLength: COLLECTION_LIMITS.nameMaxLength,
+    pattern: NOT_BLANK.source,
   })
   // A name cannot be unset: null is a 400 naming it.
   @Omittable()
   @IsString()
-  @Matches(/\S/, { message: 'name must not be blank' })
+  @Matches(NOT_BLANK, { message: 'name must not be blank' })
   @MaxLength(COLLECTION_LIMITS.nameMaxLength)
   name?: string;
 
@@ -26,6 +27,7 @@ export class UpdateCollectionDto {
     example: 'asset_01JD6Z3Q9V8K2M4N6P8R0T2V4X',
     nullable: true,
     type: String,
+    pattern: ID_PATTERNS.asset.source,
   })
   // null is meaningful (unset), so only a present non-null value is checked.
   @ValidateIf((_, value) => value !== null && value !== undefined)

@@ -8,7 +8,10 @@ const MAX = COLLECTION_LIMITS.idsPerCall;
 export class AssetIdsDto {
   @ApiProperty({
     description: `The ids of the assets to add to / remove from the collection (max ${MAX} at once)`,
-    type: [String],
+    type: 'array',
+    items: { type: 'string', pattern: ID_PATTERNS.asset.source },
+    minItems: 1,
+    maxItems: MAX,
     example: ['asset_01JD6Z3Q9V8K2M4N6P8R0T2V4X'],
   })
   @IsArray()
@@ -23,7 +26,10 @@ export class AssetIdsDto {
 export class ModelIdsDto {
   @ApiProperty({
     description: `The ids of the models to add to / remove from the collection (max ${MAX} at once)`,
-    type: [String],
+    type: 'array',
+    items: { type: 'string', pattern: ID_PATTERNS.model.source },
+    minItems: 1,
+    maxItems: MAX,
     example: ['model_01JD6Z3Q9V8K2M4N6P8R0T2V4X'],
   })
   @IsArray()
