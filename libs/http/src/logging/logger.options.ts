@@ -7,7 +7,7 @@ import type { Options } from 'pino-http';
 import { httpSpans, spanLogFields, traceLogFields } from '@genasset/observability';
 import { HEALTH_PATHS } from '../health/health.paths';
 
-/** Headers that carry credentials; their values never reach a log line. */
+/** Headers that carry credentials; their values never reach a log line (nor any SECRET_NAME below). */
 export const SECRET_HEADERS = [
   'authorization',
   'proxy-authorization',
@@ -19,10 +19,30 @@ export const SECRET_HEADERS = [
   'x-service-signature',
 ];
 
+/**
+ * Any other header or query parameter whose name looks like a credential: clients
+ * send keys in places this product never reads them (`?access_token=`,
+ * `X-Auth-Token`), and those must not reach a log either. Page tokens and
+ * `authorId` are not credentials and stay readable.
+ */
+const SECRET_NAME =
+  /authori[sz]ation|(?:^|[-_])auth(?:[-_]|$)|(?<!pagination)token|secret|passw|pwd|api[-_]?key|^key$|private[-_]?key|signature|^sig$|credential|cookie|session/i;
+
 const REDACTED = '[redacted]';
-// Signed URLs are bearer credentials until they expire.
-const SECRET_QUERY =
-  /([?&](?:signature|x-amz-signature|x-amz-credential|x-amz-security-token|token)=)[^&#]*/gi;
+// Signed URLs are bearer credentials until they expire; so is any credential-looking parameter.
+const QUERY_PARAMETER = /([?&])([^=&#]+)=([^&#]*)/g;
+
+function isSecretName(name: string): boolean {
+  return SECRET_HEADERS.includes(name.toLowerCase()) || SECRET_NAME.test(name);
+}
+
+function decodedName(name: string): string {
+  try {
+    return decodeURIComponent(name);
+  } catch {
+    return name;
+  }
+}
 
 export interface LoggerSettings {
   serviceName: string;
@@ -32,13 +52,22 @@ export interface LoggerSettings {
 }
 
 export function redactUrl(url: string): string {
-  return url.replace(SECRET_QUERY, `$1${REDACTED}`);
+  const query = url.indexOf('?');
+  if (query < 0) return url;
+  return (
+    url.slice(0, query) +
+    url
+      .slice(query)
+      .replace(QUERY_PARAMETER, (whole, sep: string, name: string) =>
+        isSecretName(decodedName(name)) ? `${sep}${name}=${REDACTED}` : whole,
+      )
+  );
 }
 
 export function redactHeaders(headers: Record<string, unknown> | undefined): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   for (const [name, value] of Object.entries(headers ?? {})) {
-    out[name] = SECRET_HEADERS.includes(name.toLowerCase()) ? REDACTED : value;
+    out[name] = isSecretName(name) ? REDACTED : value;
   }
   return out;
 }

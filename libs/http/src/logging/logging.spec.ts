@@ -63,6 +63,42 @@ describe('request ids and logs', () => {
     expect(text).toContain('[redacted]');
   });
 
+  it('masks any credential-looking query parameter or header, and keeps ordinary ones', async () => {
+    const secrets = [
+      'access_token',
+      'api_key',
+      'apiKey',
+      'apiSecret',
+      'secret',
+      'password',
+      'client_secret',
+      'key',
+      'sig',
+    ];
+    const query = secrets.map((name, i) => `${name}=QSECRET${i}`).join('&');
+    const headers = [
+      'x-internal-token',
+      'x-api-secret',
+      'x-auth-token',
+      'api-key',
+      'private-token',
+      'x-session-id',
+    ];
+    await app.inject({
+      method: 'GET',
+      url: `/v1/things/missing?${query}&paginationToken=KEEP_PAGE&authorId=KEEP_AUTHOR`,
+      headers: {
+        'x-request-id': 'masked-req',
+        'x-custom-note': 'KEEP_HEADER',
+        ...Object.fromEntries(headers.map((name, i) => [name, `HSECRET${i}`])),
+      },
+    });
+    const text = JSON.stringify(completed('masked-req'));
+    expect(text).not.toMatch(/QSECRET|HSECRET/);
+    expect(text).toMatch(/KEEP_PAGE[\s\S]*KEEP_AUTHOR/);
+    expect(text).toContain('KEEP_HEADER');
+  });
+
   it('keeps probes out of the info-level log', async () => {
     await app.inject({ method: 'GET', url: '/readyz', headers: { 'x-request-id': 'probe-1' } });
     await app.inject({ method: 'GET', url: '/healthz', headers: { 'x-request-id': 'probe-2' } });
