@@ -3,7 +3,7 @@ import { promisify } from 'node:util';
 import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { freePort, spawnTsProcess, waitFor, type SpawnedProcess } from '@genasset/testing';
+import { freePort, openApiResponseChecker, spawnTsProcess, waitFor, type SpawnedProcess } from '@genasset/testing';
 
 /**
  * What `npm start` does, as a user sees it: the platform as its own OS process
@@ -78,6 +78,13 @@ describe('platform in embedded mode', () => {
     const doc = (await (await fetch(`${base}/v1/openapi.json`)).json()) as { info: { version: string }; paths: object };
     expect(doc.info.version).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{3})?Z$/);
     expect(Object.keys(doc.paths)).toContain('/v1/me');
+    // /v1/me answers as documented, with a key and without one.
+    const check = openApiResponseChecker(doc as Parameters<typeof openApiResponseChecker>[0]);
+    const b = bootstrap();
+    const me = await fetch(`${base}/v1/me`, { headers: { authorization: basic(b.apiKey, b.apiSecret) } });
+    expect(check('GET', '/v1/me', me.status, await me.json())).toEqual([]);
+    const anonymous = await fetch(`${base}/v1/me`);
+    expect(check('GET', '/v1/me', anonymous.status, await anonymous.json())).toEqual([]);
     const docs = await fetch(`${base}/docs`);
     expect(docs.status).toBe(200);
     expect(docs.headers.get('content-type')).toContain('text/html');
