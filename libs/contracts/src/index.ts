@@ -98,3 +98,4 @@ export {
   type CreativeUnitsRequest,
   type CreativeUnitsPrice,
 } from './pricing/creative-units';
+export { INFERENCE_DEFAULT_SIDE, INPUT_PICTURE_FIELDS, SKYBOX_DEFAULT_WIDTH } from './pricing/output-size';

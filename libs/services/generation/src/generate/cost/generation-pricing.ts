@@ -6,6 +6,9 @@ import {
   type CreativeUnitsPrice,
   type CreativeUnitsRequest,
   type GenerationMode as PricedMode,
+  INFERENCE_DEFAULT_SIDE,
+  INPUT_PICTURE_FIELDS,
+  SKYBOX_DEFAULT_WIDTH,
 } from '@genasset/contracts';
 import { PROCESS_ENV } from '@genasset/config';
 import type { InputSize } from '../inputs/input-resolver';
@@ -15,6 +18,31 @@ export const DEFAULT_SCALING_FACTOR = 2;
 
 const positive = (value: unknown): number | undefined =>
   typeof value === 'number' && value > 0 ? value : undefined;
+
+/**
+ * The size an inference request produces: `width` × `height`, a missing side
+ * being the body's default (512); with neither, the input picture's size
+ * (img2img-like modes draw over it, at most 2048 px on its long side), else 512 × 512.
+ */
+function inferenceOutputSize(
+  body: Record<string, unknown>,
+  sizes: readonly InputSize[],
+): { width: number; height: number } {
+  const width = positive(body.width);
+  const height = positive(body.height);
+  if (width !== undefined || height !== undefined)
+    return { width: width ?? INFERENCE_DEFAULT_SIDE, height: height ?? INFERENCE_DEFAULT_SIDE };
+  const picture = INPUT_PICTURE_FIELDS.map((field) => sizes.find((s) => s.path === field)).find(
+    (s) => s?.width && s.height,
+  );
+  if (!picture?.width || !picture.height)
+    return { width: INFERENCE_DEFAULT_SIDE, height: INFERENCE_DEFAULT_SIDE };
+  const scale = Math.min(1, 2048 / Math.max(picture.width, picture.height));
+  return {
+    width: Math.max(16, Math.round(picture.width * scale)),
+    height: Math.max(16, Math.round(picture.height * scale)),
+  };
+}
 
 /**
  * What the price of a request depends on (docs/credits.md, "Cost model"): the
@@ -33,9 +61,9 @@ export function pricingRequest(
   const inputSize = { width: input?.width, height: input?.height };
   switch (mode) {
     case 'skybox-base-360': {
-      // Equirectangular: twice as wide as high.
-      const width = positive(body.width);
-      return { mode, width, height: width ? width / 2 : undefined, numSamples: positive(body.numOutputs) };
+      // Equirectangular: twice as wide as high; without a width, the engines render 2048 wide.
+      const width = positive(body.width) ?? SKYBOX_DEFAULT_WIDTH;
+      return { mode, width, height: width / 2, numSamples: positive(body.numOutputs) };
     }
     case 'prompt-editing':
       return { mode, numSamples: positive(body.numSamples) };
@@ -74,14 +102,17 @@ export function pricingRequest(
     case 'texture':
     case 'vectorize':
       return { mode, ...inputSize };
-    default:
-      // Model inference (txt2img…, controlnet…, custom): the requested output size × samples.
+    case 'custom':
+      // Any model: the requested output size × outputs (no documented default size).
       return {
         mode,
         width: positive(body.width),
         height: positive(body.height),
         numSamples: positive(body.numSamples) ?? positive(body.numOutputs),
       };
+    default:
+      // Model inference (txt2img…, controlnet…): the output size × samples.
+      return { mode, ...inferenceOutputSize(body, sizes), numSamples: positive(body.numSamples) };
   }
 }
 

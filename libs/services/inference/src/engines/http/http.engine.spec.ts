@@ -75,6 +75,20 @@ describe('http engine', () => {
     expect(result.extra).toEqual({ note: 'ok', engine: 'http' });
   });
 
+  it('makes the outputs children of the deprecated imageId / controlImageId picture too', async () => {
+    const png = await drawPng(4, 4, () => [9, 9, 9]);
+    handler = (_body, _req, res) =>
+      json(res, 200, { outputs: [{ data: png.toString('base64'), mimeType: 'image/png' }] });
+    const ctx = fakeContext({ asset_in: png });
+    const byId = await engine().run(job('img2img', { imageId: 'asset_in', prompt: 'p' }), ctx);
+    expect(byId.outputs[0]).toMatchObject({ parentAssetId: 'asset_in' });
+    const control = await engine().run(
+      job('controlnet', { controlImageId: 'asset_in', modality: 'canny', prompt: 'p' }),
+      ctx,
+    );
+    expect(control.outputs[0]).toMatchObject({ parentAssetId: 'asset_in' });
+  });
+
   it('retries 5xx answers, then succeeds', async () => {
     let calls = 0;
     handler = (_body, _req, res) =>

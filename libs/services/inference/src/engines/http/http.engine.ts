@@ -1,4 +1,4 @@
-import { MAX_JOB_OUTPUTS } from '@genasset/contracts';
+import { INPUT_PICTURE_FIELDS, MAX_JOB_OUTPUTS } from '@genasset/contracts';
 import {
   EngineAborted,
   EngineError,
@@ -183,7 +183,10 @@ export class HttpEngine implements Engine {
     if (files.length === 0 && !TEXT_MODES.includes(job.mode) && job.mode !== 'custom') {
       throw new EngineError(`the inference server answered with no output files for ${job.mode}`);
     }
-    const defaultParent = images.get('image')?.assetId ?? str(job.input.imageParentId);
+    // The request's input picture (as the preview engine reads it): its asset, else imageParentId.
+    const picture = INPUT_PICTURE_FIELDS.find((field) => typeof job.input[field] === 'string');
+    const defaultParent =
+      (picture ? images.get(picture)?.assetId : undefined) ?? str(job.input.imageParentId);
     const outputs: StoredOutput[] = [];
     for (const [i, file] of (files as ServerOutput[]).entries()) {
       const decoded = decodeFile(file, i);

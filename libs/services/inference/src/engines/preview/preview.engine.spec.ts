@@ -62,6 +62,57 @@ describe('preview engine', () => {
     });
   });
 
+  it('sizes a missing side by the body’s documented default (512), not a square or 1024', async () => {
+    const wide = await engine.run(job('txt2img', { prompt: 'x', width: 768 }), fakeContext());
+    const tall = await engine.run(job('txt2img', { prompt: 'x', height: 768 }), fakeContext());
+    const none = await engine.run(job('txt2img', { prompt: 'x' }), fakeContext());
+    expect(wide.outputs[0].metadata).toMatchObject({ width: 768, height: 512 });
+    expect(tall.outputs[0].metadata).toMatchObject({ width: 512, height: 768 });
+    expect(none.outputs[0].metadata).toMatchObject({ width: 512, height: 512 });
+  });
+
+  it('takes the deprecated imageId and controlImageId as the input picture and parent', async () => {
+    const ctx = fakeContext({ asset_in: await drawPng(64, 48, () => [10, 200, 10]) });
+    const byId = await engine.run(job('img2img', { imageId: 'asset_in', prompt: 'y' }), ctx);
+    expect(byId.outputs[0]).toMatchObject({ parentAssetId: 'asset_in', metadata: { width: 64, height: 48 } });
+    const control = await engine.run(
+      job('controlnet', { controlImageId: 'asset_in', modality: 'canny', prompt: 'y' }),
+      ctx,
+    );
+    expect(control.outputs[0]).toMatchObject({
+      parentAssetId: 'asset_in',
+      metadata: { width: 64, height: 48 },
+    });
+  });
+
+  it('writes prompt-editing outputs in the requested format (png, jpeg, webp)', async () => {
+    const ctx = fakeContext({ asset_in: await drawPng(64, 48, () => [10, 200, 10]) });
+    const edit = (format?: string) =>
+      engine.run(
+        job('prompt-editing', { image: 'asset_in', prompt: 'night', ...(format ? { format } : {}) }),
+        ctx,
+      );
+    expect((await edit()).outputs[0].mimeType).toBe('image/png');
+    expect((await edit('jpeg')).outputs[0].mimeType).toBe('image/jpeg');
+    expect((await edit('webp')).outputs[0].mimeType).toBe('image/webp');
+    expect(ctx.files[1].bytes.subarray(0, 2).equals(Buffer.from([0xff, 0xd8]))).toBe(true);
+    expect(ctx.files[2].bytes.subarray(8, 12).toString('ascii')).toBe('WEBP');
+    expect(await pixels(ctx.files[1].bytes)).toMatchObject({ width: 64, height: 48 });
+  });
+
+  it('records the detect modality it previewed, as the image engine does', async () => {
+    const ctx = fakeContext({ asset_in: await drawPng(32, 16, () => [10, 200, 10]) });
+    const result = await engine.run(
+      job('detect', { image: 'asset_in', modality: 'depth' }, { jobType: 'detection' }),
+      ctx,
+    );
+    expect(result.outputs[0]).toMatchObject({
+      assetType: 'detection',
+      parentAssetId: 'asset_in',
+      metadata: { modality: 'depth', width: 32, height: 16 },
+    });
+  });
+
   it('answers text modes with their result fields', async () => {
     const ctx = fakeContext({ asset_a: await drawPng(40, 20, () => [20, 40, 200]) });
     expect((await engine.run(job('caption', { images: ['asset_a'] }), ctx)).extra).toMatchObject({

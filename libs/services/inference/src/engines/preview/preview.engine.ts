@@ -1,4 +1,10 @@
-import { MAX_JOB_OUTPUTS } from '@genasset/contracts';
+import sharp from 'sharp';
+import {
+  INFERENCE_DEFAULT_SIDE,
+  INPUT_PICTURE_FIELDS,
+  MAX_JOB_OUTPUTS,
+  SKYBOX_DEFAULT_WIDTH,
+} from '@genasset/contracts';
 import type { Engine, EngineContext, EngineJob, EngineResult, InputImage, StoredOutput } from '../engine';
 import { int, str } from '../image/params';
 import { sizeOf } from '../image/raster';
@@ -53,18 +59,21 @@ export class PreviewEngine implements Engine {
         index,
       };
       const svg = job.mode === 'vectorize';
+      const format = svg ? undefined : outputFormat(job);
+      const png = svg
+        ? undefined
+        : await previewPng({ ...spec, ...(base ? { base: base.image.bytes } : {}) });
       outputs.push(
         await ctx.writeOutput({
-          bytes: svg
-            ? Buffer.from(previewSvg(spec))
-            : await previewPng({ ...spec, ...(base ? { base: base.image.bytes } : {}) }),
-          mimeType: svg ? 'image/svg+xml' : 'image/png',
+          bytes: svg ? Buffer.from(previewSvg(spec)) : await encode(png!, format),
+          mimeType: svg ? 'image/svg+xml' : `image/${format ?? 'png'}`,
           assetType: outputAssetType(job.mode),
           ...(base?.parent ? { parentAssetId: base.parent } : {}),
           metadata: {
             width: size.width,
             height: size.height,
             seed,
+            ...(job.mode === 'detect' ? { modality: str(job.input.modality) ?? 'canny' } : {}),
             ...(job.modelId ? { modelId: job.modelId } : {}),
           },
         }),
@@ -122,7 +131,7 @@ export class PreviewEngine implements Engine {
     job: EngineJob,
     ctx: EngineContext,
   ): Promise<{ image: InputImage; parent?: string } | undefined> {
-    const field = ['image', 'texture', 'controlImage'].find((f) => typeof job.input[f] === 'string');
+    const field = INPUT_PICTURE_FIELDS.find((f) => typeof job.input[f] === 'string');
     if (!field) return undefined;
     const image = await ctx.readInput(job.input[field], field);
     return { image, parent: image.assetId ?? str(job.input.imageParentId) };
@@ -131,14 +140,21 @@ export class PreviewEngine implements Engine {
   private async size(job: EngineJob, base?: InputImage): Promise<{ width: number; height: number }> {
     const { input } = job;
     if (job.mode === 'skybox-base-360') {
-      const width = int(input.width, 2048, 256, 4096);
+      const width = int(input.width, SKYBOX_DEFAULT_WIDTH, 256, 4096);
       return { width, height: Math.round(width / 2) };
     }
     if (input.width !== undefined || input.height !== undefined) {
-      return {
-        width: int(input.width, 1024, 16, 4096),
-        height: int(input.height, int(input.width, 1024, 16, 4096), 16, 4096),
-      };
+      // A missing side takes the body's documented default: 512 for model inference
+      // (upstream: "within [64, 2048], default: 512"), else the given side (a square).
+      const inference = job.jobType === 'inference';
+      const width = int(
+        input.width,
+        inference ? INFERENCE_DEFAULT_SIDE : int(input.height, 1024, 16, 4096),
+        16,
+        4096,
+      );
+      const height = int(input.height, inference ? INFERENCE_DEFAULT_SIDE : width, 16, 4096);
+      return { width, height };
     }
     if (base) {
       const { width, height } = await sizeOf(base.bytes, base.field);
@@ -148,13 +164,29 @@ export class PreviewEngine implements Engine {
         height: Math.max(16, Math.round(height * scale)),
       };
     }
-    return job.jobType === 'inference' ? { width: 512, height: 512 } : { width: 1024, height: 1024 };
+    return job.jobType === 'inference'
+      ? { width: INFERENCE_DEFAULT_SIDE, height: INFERENCE_DEFAULT_SIDE }
+      : { width: 1024, height: 1024 };
   }
 
   private count(job: EngineJob): number {
     const requested = job.input.numSamples ?? job.input.numOutputs;
     return int(requested, 1, 1, MAX_JOB_OUTPUTS);
   }
+}
+
+/** The output format a mode's body asks for: prompt-editing's `format` (jpeg, png, webp; upstream gpt-image-1). */
+function outputFormat(job: EngineJob): 'jpeg' | 'webp' | undefined {
+  if (job.mode !== 'prompt-editing') return undefined;
+  const format = str(job.input.format);
+  return format === 'jpeg' || format === 'webp' ? format : undefined;
+}
+
+async function encode(png: Buffer, format: 'jpeg' | 'webp' | undefined): Promise<Buffer> {
+  if (format === 'jpeg')
+    return sharp(png).flatten({ background: '#ffffff' }).jpeg({ quality: 90 }).toBuffer();
+  if (format === 'webp') return sharp(png).webp({ quality: 90 }).toBuffer();
+  return png;
 }
 
 function seedOf(value: unknown): number | undefined {
