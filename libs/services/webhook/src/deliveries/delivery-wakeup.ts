@@ -16,3 +16,18 @@ export async function announceDueDeliveries(tx: SqlClient, count?: number): Prom
     count === undefined ? '' : String(count),
   );
 }
+
+/**
+ * NOTIFY channel on which an endpoint that was paused, deleted or given a new
+ * URL is announced (payload: its id). Delivery workers give back the
+ * deliveries of that endpoint they hold but have not started, so once the
+ * change has committed nothing waiting in a worker is sent to a paused or
+ * deleted endpoint, or to its former URL (docs/webhooks.md, "Paused and
+ * deleted endpoints").
+ */
+export const RECALLED_ENDPOINTS_CHANNEL = 'webhooks_endpoints_recalled';
+
+/** Inside the pausing, deleting or re-pointing transaction: delivered at commit, never on rollback. */
+export async function recallHeldDeliveries(tx: SqlClient, endpointId: string): Promise<void> {
+  await tx.$executeRawUnsafe('SELECT pg_notify($1, $2)', RECALLED_ENDPOINTS_CHANNEL, endpointId);
+}

@@ -8,7 +8,7 @@ import {
   tracingEnabled,
 } from '@genasset/observability';
 import type { DatabaseConnection } from '@genasset/persistence';
-import { DELIVERIES_CHANNEL } from '../deliveries/delivery-wakeup';
+import { DELIVERIES_CHANNEL, RECALLED_ENDPOINTS_CHANNEL } from '../deliveries/delivery-wakeup';
 import {
   observeAttempt,
   observeRecorded,
@@ -68,6 +68,13 @@ export class DeliveryWorker implements DeliveryHandoffPort {
   /** The last claim was cut short by a cap: finishing attempts should wake the loop. */
   private limited = false;
   private unlisten?: () => Promise<void>;
+  private unlistenRecalled?: () => Promise<void>;
+  /**
+   * Endpoints paused, deleted or re-pointed lately → when this process heard
+   * of it. A delivery leased before that (waiting in the board, or a claim or
+   * hand-off still on its way) is given back instead of started.
+   */
+  private readonly recalledAt = new Map<string, number>();
   private claimFailures = 0;
   private readonly counts = { claimed: 0, handedOver: 0, attempted: 0, givenBack: 0 };
 
@@ -123,6 +130,15 @@ export class DeliveryWorker implements DeliveryHandoffPort {
     } catch (error) {
       this.logger.warn(`LISTEN ${DELIVERIES_CHANNEL} failed, relying on polling: ${message(error)}`);
     }
+    try {
+      this.unlistenRecalled = await this.db.listen(RECALLED_ENDPOINTS_CHANNEL, (endpointId) =>
+        this.recall(endpointId),
+      );
+    } catch (error) {
+      this.logger.warn(
+        `LISTEN ${RECALLED_ENDPOINTS_CHANNEL} failed: deliveries already held for a paused, deleted or re-pointed endpoint may still be sent as held: ${message(error)}`,
+      );
+    }
     this.loop = this.run();
   }
 
@@ -140,6 +156,7 @@ export class DeliveryWorker implements DeliveryHandoffPort {
     for (const timer of this.retryTimers.values()) clearTimeout(timer);
     this.retryTimers.clear();
     await this.unlisten?.().catch(() => undefined);
+    await this.unlistenRecalled?.().catch(() => undefined);
 
     const release = async (ids: string[]) => {
       await this.repository
@@ -274,12 +291,34 @@ export class DeliveryWorker implements DeliveryHandoffPort {
     const now = Date.now();
     const lapsed: ClaimedDelivery[] = [];
     for (let delivery = this.board.next(); delivery; delivery = this.board.next()) {
-      if (this.startWindowMs > 0 && now - delivery.leasedAt > this.startWindowMs) {
+      const recalled = this.recalledAt.size > 0 ? this.recalledAt.get(delivery.endpointId) : undefined;
+      if (
+        (recalled !== undefined && delivery.leasedAt <= recalled) ||
+        (this.startWindowMs > 0 && now - delivery.leasedAt > this.startWindowMs)
+      ) {
         this.board.done(delivery);
         lapsed.push(delivery);
       } else this.launch(delivery);
     }
     if (lapsed.length > 0) void this.giveBack(lapsed);
+  }
+
+  /**
+   * An endpoint was paused, deleted or given a new URL (NOTIFY from the
+   * committed PUT or DELETE): the deliveries of it this worker holds but has
+   * not started go back to the queue unsent. Pending ones of a paused endpoint
+   * wait there for the resume (claims skip paused endpoints); a deleted
+   * endpoint's rows are gone; a re-pointed endpoint's are claimed again with
+   * the new URL. Attempts already in flight complete.
+   */
+  private recall(endpointId: string): void {
+    if (!endpointId) return;
+    const now = Date.now();
+    // Claims and hand-offs leased before now are at most a lease old: older marks can go.
+    for (const [id, at] of this.recalledAt) if (now - at > this.settings.leaseMs) this.recalledAt.delete(id);
+    this.recalledAt.set(endpointId, now);
+    const held = this.board.takeWaitingOf(endpointId);
+    if (held.length > 0) void this.giveBack(held);
   }
 
   private async giveBack(deliveries: readonly ClaimedDelivery[]): Promise<void> {

@@ -17,6 +17,21 @@ const drain = (board: DispatchBoard) => {
 };
 
 describe('DispatchBoard', () => {
+  it('takeWaitingOf hands back only the waiting deliveries of one endpoint and frees their room', () => {
+    const board = new DispatchBoard(4, 1);
+    board.add([delivery('a', 1), delivery('a', 2), delivery('a', 3), delivery('b', 1), delivery('b', 2)]);
+    expect(drain(board)).toEqual(['whevent_a_1', 'whevent_b_1']);
+    const roomBefore = board.room;
+    expect(board.takeWaitingOf('a').map((d) => d.id)).toEqual(['whevent_a_2', 'whevent_a_3']);
+    expect(board.takeWaitingOf('a')).toEqual([]);
+    expect(board.queued).toBe(1);
+    expect(board.room).toBe(roomBefore + 2);
+    board.done(delivery('a', 1));
+    board.done(delivery('b', 1));
+    // a's running attempt ended; nothing of a is started again.
+    expect(drain(board)).toEqual(['whevent_b_2']);
+  });
+
   it('starts at most perEndpoint per endpoint and maxInFlight in all, endpoints in turn', () => {
     const board = new DispatchBoard(3, 2);
     board.add([delivery('a', 1), delivery('a', 2), delivery('a', 3), delivery('b', 1), delivery('b', 2)]);

@@ -152,6 +152,19 @@ export class DispatchBoard {
     this.forget(delivery);
   }
 
+  /**
+   * Takes the waiting (not started) deliveries of one endpoint out of the board,
+   * for the worker to give back: the endpoint was paused, deleted or re-pointed.
+   */
+  takeWaitingOf(endpointId: string): ClaimedDelivery[] {
+    const queue = this.waiting.get(endpointId);
+    if (!queue) return [];
+    this.waiting.delete(endpointId);
+    this.queuedCount -= queue.length;
+    for (const delivery of queue) this.forget(delivery);
+    return queue;
+  }
+
   /** Removes and returns every delivery not started yet (shutdown gives their leases back). */
   takeWaiting(): ClaimedDelivery[] {
     const all = [...this.waiting.values()].flat();

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { ApiError } from '@genasset/http';
-import { announceDueDeliveries } from '../deliveries/delivery-wakeup';
+import { announceDueDeliveries, recallHeldDeliveries } from '../deliveries/delivery-wakeup';
 import type { WebhookOwner } from '../owners/webhook-owner';
 import type { UpdateWebhookEndpointDto } from './dto/update-webhook-endpoint.dto';
 import type { WebhookEndpointResponse } from './dto/webhook-endpoint.response';
@@ -14,8 +14,9 @@ import {
 
 /**
  * Changes any of url, enabledEvents, description, enabled. Pausing keeps
- * pending retries (the workers skip paused endpoints) and makes intake record
- * nothing, so events while paused are never sent; resuming wakes the workers
+ * pending retries (the workers skip paused endpoints and give back the
+ * deliveries of it they hold unstarted, as after a URL change) and makes intake record nothing, so
+ * events while paused are never sent; resuming wakes the workers
  * so retries that fell due during the pause go out at once.
  */
 @Injectable()
@@ -51,6 +52,10 @@ export class UpdateWebhookEndpoint {
         }
         const updated = await this.endpoints.update(tx, id, changes);
         if (!before.enabled && updated.enabled) await announceDueDeliveries(tx);
+        // Workers give back what they hold of it unstarted: nothing more goes out while paused,
+        // and nothing more to the former URL (re-claimed, it goes to the new one).
+        if ((before.enabled && !updated.enabled) || updated.url !== before.url)
+          await recallHeldDeliveries(tx, id);
         return updated;
       })
       .catch((error: unknown) => {

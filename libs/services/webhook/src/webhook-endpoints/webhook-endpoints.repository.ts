@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { recallHeldDeliveries } from '../deliveries/delivery-wakeup';
 import { Prisma, type WebhookEndpoint } from '../generated/prisma/client';
 import type { WebhookOwner } from '../owners/webhook-owner';
 import { WebhookPrisma, type WebhookTx } from '../webhook.prisma';
@@ -102,12 +103,19 @@ export class WebhookEndpointsRepository {
     );
   }
 
-  /** Its deliveries and their attempts go with it (ON DELETE CASCADE). False when `owner` has no such endpoint. */
+  /**
+   * Its deliveries and their attempts go with it (ON DELETE CASCADE), and the
+   * workers are told to drop what they hold of it unstarted. False when
+   * `owner` has no such endpoint.
+   */
   async delete(owner: WebhookOwner, id: string): Promise<boolean> {
-    const { count } = await this.prisma.webhookEndpoint.deleteMany({
-      where: { id, ownerType: owner.type, ownerId: owner.id },
+    return this.prisma.$transaction(async (tx) => {
+      const { count } = await tx.webhookEndpoint.deleteMany({
+        where: { id, ownerType: owner.type, ownerId: owner.id },
+      });
+      if (count > 0) await recallHeldDeliveries(tx, id);
+      return count > 0;
     });
-    return count > 0;
   }
 }
 
