@@ -35,6 +35,9 @@ describe('checkWebhookUrl', () => {
     ['http://hooks.example.com/x', /must use https/],
     ['https://user:pw@hooks.example.com/x', /credentials/],
     ['https://user@hooks.example.com/x', /credentials/],
+    // A fragment is never sent: `/x#a` and `/x#b` would be two registrations of one target.
+    ['https://hooks.example.com/x#a', /fragment/],
+    ['https://hooks.example.com/x#', /fragment/],
     ['https://127.0.0.1/x', /127\.0\.0\.1 is a loopback address/],
     ['https://0x7f.1/x', /127\.0\.0\.1 is a loopback address/], // WHATWG URL normalises shorthand IPv4
     ['https://2130706433/x', /127\.0\.0\.1 is a loopback/],
@@ -75,6 +78,7 @@ describe('checkWebhookUrl', () => {
     expect((await checkWebhookUrl('https://nowhere.example.com/x', open, resolve)).ok).toBe(true);
     expect((await checkWebhookUrl('ftp://127.0.0.1/x', open, resolve)).ok).toBe(false);
     expect((await checkWebhookUrl('http://a:b@127.0.0.1/x', open, resolve)).ok).toBe(false);
+    expect((await checkWebhookUrl('http://127.0.0.1/x#frag', open, resolve)).ok).toBe(false);
   });
 
   it('resolves through DNS by default (localhost is loopback)', async () => {

@@ -42,6 +42,8 @@ export async function checkWebhookUrl(
     return refuse(`the URL scheme must be https (got ${url.protocol.slice(0, -1)})`);
   if (url.protocol === 'http:' && !policy.allowHttp) return refuse('the URL must use https');
   if (url.username || url.password) return refuse('the URL must not contain credentials');
+  // Never sent in a request: with it, one target could be registered twice (`/x#a`, `/x#b`).
+  if (url.href.includes('#')) return refuse('the URL must not contain a fragment (#…)');
   const host = bareHost(url.hostname);
   if (!host) return refuse('the URL has no host');
   if (policy.allowPrivate) return { ok: true, url };
