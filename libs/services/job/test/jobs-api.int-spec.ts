@@ -202,5 +202,8 @@ describe('job-service internal JobsApi', () => {
     expect(Object.keys(doc.body.paths)).toEqual(
       expect.arrayContaining(['/v1/jobs', '/v1/jobs/{jobId}', '/v1/jobs/{jobId}/action']),
     );
+    // pageSize is an integer (1.5 is a 400), as the document says.
+    const pageSize = doc.body.paths['/v1/jobs'].get.parameters.find((p: { name: string }) => p.name === 'pageSize');
+    expect(pageSize.schema).toMatchObject({ type: 'integer', minimum: 1 });
   });
 });

@@ -297,6 +297,10 @@ describe('webhook endpoint management', () => {
   it('documents the routes in the OpenAPI document', async () => {
     const doc = await harness.request('GET', '/v1/openapi.json');
     const paths = Object.keys(doc.body.paths);
+    // pageSize of the delivery log is an integer (1.5 is a 400), as the document says.
+    const events = doc.body.paths['/v1/projects/{projectId}/webhook-endpoints/{webhookEndpointId}/events'];
+    const pageSize = events.get.parameters.find((p: { name: string }) => p.name === 'pageSize');
+    expect(pageSize.schema).toMatchObject({ type: 'integer', minimum: 1 });
     for (const prefix of [
       '/v1/projects/{projectId}/webhook-endpoints',
       '/v1/teams/{teamId}/webhook-endpoints',

@@ -15,6 +15,7 @@ export class ListDeliveriesQuery {
 
   @ApiPropertyOptional({
     description: 'Items per page',
+    type: 'integer',
     default: DEFAULT_PAGE_SIZE,
     minimum: 1,
     maximum: MAX_PAGE_SIZE,
