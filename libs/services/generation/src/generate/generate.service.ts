@@ -10,7 +10,7 @@ import { InputResolver } from './inputs/input-resolver';
 import { JobLauncher } from './job-launcher';
 import { modelRunBy, type ModeDefinition } from './modes/mode-definition';
 import { ProjectScopes } from './project-scope';
-import { ModelRuns } from '../models/model-runs';
+import { conditioningModelRefs, ModelRuns } from '../models/model-runs';
 import { modeResponse, RESULT_KINDS } from './responses/mode-responses';
 import { pendingAsset, reserveAssetId } from './responses/pending-asset';
 import { ResultWait } from './responses/result-wait';
@@ -72,6 +72,8 @@ export class GenerateService {
     const learnedModel = mode.runsModel
       ? await this.models.forMode(tenant, body.modelId, mode.name)
       : undefined;
+    // So must every other model id of the request (concepts, conditioning models): none of another team's private models.
+    await this.models.conditioning(tenant, conditioningModelRefs(body, mode.runsModel === true));
     const inputs = await this.inputs.resolve(tenant, imageInputsOf(dto));
     const price = this.pricing.price(mode.name, body, inputs.sizes);
     if (isDryRun(query.dryRun)) {

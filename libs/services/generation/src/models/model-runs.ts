@@ -102,6 +102,54 @@ export class ModelRuns {
       });
     return learnedModelOf(model);
   }
+
+  /**
+   * The other model ids of a request, those a job conditions on rather than
+   * runs (`concepts.0.modelId`, `baseModelId`, the `modelId` of describe-style,
+   * caption and prompt): the rule of `modelId` in {@link forMode} — a registry
+   * id (`model_…`) must name a model the caller may read (its project's, or
+   * public), else the same 404, naming the field; other ids are base-model
+   * names handed to the engine as they are. One lookup for all of them.
+   */
+  async conditioning(tenant: TenantRef, refs: readonly ModelRef[]): Promise<void> {
+    const registry = refs.filter((r) => r.id.startsWith('model_'));
+    if (registry.length === 0) return;
+    const readable = await this.access.readableIds(
+      tenant,
+      registry.map((r) => r.id),
+    );
+    const missing = registry.find((r) => !readable.has(r.id));
+    if (missing)
+      throw new ApiError(404, 'not_found', `Model ${missing.id} not found (${missing.field})`, {
+        id: missing.id,
+        field: missing.field,
+      });
+  }
+}
+
+/** A model id found in a request, with the dotted path of its field. */
+export interface ModelRef {
+  field: string;
+  id: string;
+}
+
+/**
+ * The model ids of a generate body other than the one the mode runs
+ * (`runsModel`: `modelId` is checked by {@link ModelRuns.forMode}).
+ */
+export function conditioningModelRefs(body: Record<string, unknown>, runsModel: boolean): ModelRef[] {
+  const refs: ModelRef[] = [];
+  const add = (field: string, id: unknown) => {
+    if (typeof id === 'string') refs.push({ field, id });
+  };
+  if (!runsModel) add('modelId', body.modelId);
+  add('baseModelId', body.baseModelId);
+  if (Array.isArray(body.concepts))
+    body.concepts.forEach((concept: unknown, i) => {
+      if (concept && typeof concept === 'object')
+        add(`concepts.${i}.modelId`, (concept as Record<string, unknown>).modelId);
+    });
+  return refs;
 }
 
 function learnedModelOf(model: ModelRow): Record<string, unknown> | undefined {

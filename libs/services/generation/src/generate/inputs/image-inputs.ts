@@ -9,6 +9,8 @@ export interface ImageInput {
   kind: 'asset' | 'data-url';
   /** Custom-model bodies take any media type; the mode bodies take images only. */
   accepts: ImageAccepts | 'any-data-url';
+  /** Custom-model inputs: an asset of any kind (video, audio, 3D) may be one; the mode bodies take image assets only. */
+  anyMedia?: boolean;
 }
 
 const kindOf = (value: string): ImageInput['kind'] => (isAssetId(value) ? 'asset' : 'data-url');
@@ -57,9 +59,10 @@ export function customInputsOf(body: Record<string, unknown>): ImageInput[] {
   const inputs: ImageInput[] = [];
   const consider = (path: string, value: unknown) => {
     if (typeof value !== 'string') return;
-    if (isAssetId(value)) inputs.push({ path, value, kind: 'asset', accepts: 'asset-or-data-url' });
+    if (isAssetId(value))
+      inputs.push({ path, value, kind: 'asset', accepts: 'asset-or-data-url', anyMedia: true });
     else if (DATA_URL_START.test(value))
-      inputs.push({ path, value, kind: 'data-url', accepts: 'any-data-url' });
+      inputs.push({ path, value, kind: 'data-url', accepts: 'any-data-url', anyMedia: true });
   };
   for (const [property, value] of Object.entries(body)) {
     if (Array.isArray(value))

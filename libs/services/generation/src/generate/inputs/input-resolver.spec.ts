@@ -55,9 +55,25 @@ describe('InputResolver.resolve', () => {
     ]);
   });
 
-  it('gives no size for an asset whose size asset-service does not know (not an image)', async () => {
+  // This used to accept a canvas in an image field (no size, so nothing to price by). The job was then
+  // charged and always failed in the worker ("image is not a readable image") and was refunded: asset-service
+  // tells the kind with the lookup the resolver makes anyway, so a non-image asset is refused at request time.
+  it('answers 400 naming the field when an image field is given a canvas (a non-image asset)', async () => {
+    const { api } = fakeAssets([object('asset_a', { width: 8, height: 8 }), object('asset_canvas')]);
+    const error = await resolver(api)
+      .resolve(tenant, [asset('image', 'asset_a'), asset('styleImages.0', 'asset_canvas')])
+      .catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ApiError);
+    expect((error as ApiError).getStatus()).toBe(400);
+    expect((error as ApiError).infos).toEqual({
+      fields: { 'styleImages.0': [expect.stringContaining('canvas')] },
+    });
+  });
+
+  it('takes an asset of any kind as a custom-model input, with no size', async () => {
     const { api } = fakeAssets([object('asset_canvas')]);
-    expect((await resolver(api).resolve(tenant, [asset('image', 'asset_canvas')])).sizes).toEqual([]);
+    const input: ImageInput = { ...asset('clip', 'asset_canvas'), anyMedia: true };
+    expect((await resolver(api).resolve(tenant, [input])).sizes).toEqual([]);
   });
 
   it('answers 404 naming the first missing or foreign asset and its field', async () => {

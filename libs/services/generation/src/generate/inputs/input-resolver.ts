@@ -28,8 +28,9 @@ export interface ResolvedInputs {
 /**
  * Turns the image references of a request into what an executor can use:
  * asset ids are checked to be the caller project's (404 naming the first
- * foreign or missing one) in one lookup, which also brings their pixel sizes
- * for pricing; data URLs are decoded and checked, then — for a
+ * foreign or missing one) in one lookup, which also brings their kind (an
+ * image field takes image assets only: 400 naming it otherwise) and pixel
+ * sizes for pricing; data URLs are decoded and checked, then — for a
  * real run only — stored in object storage (claim check), their keys replacing
  * them in the job input, so no image bytes ride in a job message.
  */
@@ -73,6 +74,17 @@ export class InputResolver {
             field: input.path,
           });
         }
+        // An image field given a canvas (JSON), a video, a 3D file or an HDR map would be charged
+        // and then fail in the worker ("not a readable image"): refused here, naming the field.
+        if (!input.anyMedia && object.kind !== 'image')
+          throw ApiError.validation([
+            {
+              field: input.path,
+              messages: [
+                `${input.path}: asset ${input.value} is a ${object.type} asset (${object.kind}), not an image`,
+              ],
+            },
+          ]);
         if (object.width && object.height)
           sizes.push({ path: input.path, width: object.width, height: object.height });
       }
