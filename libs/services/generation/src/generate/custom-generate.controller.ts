@@ -1,17 +1,25 @@
 import { Body, Controller, HttpCode, Param, Post, Query } from '@nestjs/common';
 import { RouteConfig } from '@nestjs/platform-fastify';
-import { ApiBody, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import {
+  ApiBody,
+  ApiExtraModels,
+  ApiOkResponse,
+  ApiOperation,
+  ApiTags,
+  getSchemaPath,
+} from '@nestjs/swagger';
 import { Authenticated, CurrentPrincipal, type Principal } from '@genasset/auth';
 import { ApiErrorResponses } from '@genasset/http';
 import { CustomGenerateBody } from './dto/custom.dto';
 import { GenerateQuery } from './dto/generate.query';
-import { JobAndBillingGenerateResponse } from './dto/responses.dto';
+import { GenerateDryRunResponse, JobAndBillingGenerateResponse } from './dto/responses.dto';
 import { CustomGenerateService } from './custom-generate.service';
 import { GENERATE_LIMITS } from './limits';
 
 @ApiTags('generate')
 @Controller('generate/custom')
 @Authenticated()
+@ApiExtraModels(JobAndBillingGenerateResponse, GenerateDryRunResponse)
 export class CustomGenerateController {
   constructor(private readonly custom: CustomGenerateService) {}
 
@@ -29,9 +37,15 @@ export class CustomGenerateController {
     type: CustomGenerateBody,
     description: 'The model’s inputs; the fields below are checked when given, the others go to the model',
   })
+  // anyOf, not oneOf: a job answer also has the dry run's fields, so it matches both.
   @ApiOkResponse({
-    type: JobAndBillingGenerateResponse,
-    description: 'The job and the billing (dry run: the billing only)',
+    description: 'The job and the billing; with dryRun=true, the billing only (nothing created)',
+    schema: {
+      anyOf: [
+        { $ref: getSchemaPath(JobAndBillingGenerateResponse) },
+        { $ref: getSchemaPath(GenerateDryRunResponse) },
+      ],
+    },
   })
   @ApiErrorResponses(400, 401, 402, 404, 413, 503)
   generate(

@@ -48,6 +48,27 @@ export function operationId(mode: ModeDefinition): string {
   return `Post${pascal}Inferences`;
 }
 
+/**
+ * `inference`, the echo of the request (see inferenceEcho): its own schema, not
+ * the body's — the echo leaves `modelId` out, carries images as asset ids or
+ * stored-input keys (not data URLs) with their `…Id` companions, and adds `type`.
+ */
+function inferenceEchoSchema(mode: ModeDefinition) {
+  return {
+    type: 'object',
+    description: `The request (${mode.body.name}) as the job holds it: the fields given, without modelId, images as asset ids or stored-input keys, and the inference type`,
+    required: ['type'],
+    properties: {
+      type: { type: 'string', enum: [mode.inferenceType] },
+      prompt: { type: 'string' },
+      imageId: { type: 'string', description: 'The input image, when it was an asset' },
+      maskId: { type: 'string', description: 'The mask, when it was an asset' },
+      controlImageId: { type: 'string', description: 'The ControlNet image, when it was an asset' },
+    },
+    additionalProperties: true,
+  };
+}
+
 function okResponse(mode: ModeDefinition) {
   if (mode.response !== 'inference') return ApiOkResponse({ type: RESPONSE_TYPES[mode.response] });
   return ApiOkResponse({
@@ -58,14 +79,7 @@ function okResponse(mode: ModeDefinition) {
         {
           type: 'object',
           required: ['inference'],
-          properties: {
-            inference: {
-              allOf: [
-                { $ref: getSchemaPath(mode.body) },
-                { type: 'object', properties: { type: { type: 'string', enum: [mode.inferenceType] } } },
-              ],
-            },
-          },
+          properties: { inference: inferenceEchoSchema(mode) },
         },
       ],
     },

@@ -1,5 +1,5 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Post, Put, Query } from '@nestjs/common';
-import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiExtraModels, ApiOkResponse, ApiOperation, ApiTags, getSchemaPath } from '@nestjs/swagger';
 import { Authenticated, CurrentPrincipal, type Principal } from '@genasset/auth';
 import { ApiErrorResponses } from '@genasset/http';
 import { ProjectScopes } from '../generate/project-scope';
@@ -15,12 +15,24 @@ import {
   TrainingActionBody,
   UpdateModelBody,
 } from './dto/model.dto';
+import {
+  ModelAddTrainingImagesResponse,
+  ModelDownloadResponse,
+  ModelEmptyResponse,
+  ModelListResponse,
+  ModelResponse,
+  ModelTagsResponse,
+  ModelTrainDryRunResponse,
+  ModelTrainingImagesResponse,
+  ModelTrainResponse,
+} from './dto/model-responses.dto';
 import { ModelsService } from './models.service';
 import { TrainingService } from './training.service';
 
 @ApiTags('Models')
 @Authenticated()
 @ApiErrorResponses(400, 401, 403, 404, 409)
+@ApiExtraModels(ModelTrainResponse, ModelTrainDryRunResponse)
 @Controller('models')
 export class ModelsController {
   constructor(
@@ -34,7 +46,10 @@ export class ModelsController {
     operationId: 'GetModels',
     summary: 'List the project’s models, or every team’s public models',
   })
-  @ApiOkResponse({ description: '{ models, nextPaginationToken? } (docs/models.md)' })
+  @ApiOkResponse({
+    type: ModelListResponse,
+    description: '{ models, nextPaginationToken? } (docs/models.md)',
+  })
   async list(@CurrentPrincipal() p: Principal, @Query() query: ListModelsQuery) {
     return this.models.list(await this.scopes.resolve(p, query.projectId), query);
   }
@@ -42,7 +57,7 @@ export class ModelsController {
   @Post()
   @HttpCode(200)
   @ApiOperation({ operationId: 'PostModels', summary: 'Create a model' })
-  @ApiOkResponse({ description: '{ model }' })
+  @ApiOkResponse({ type: ModelResponse })
   async create(@CurrentPrincipal() p: Principal, @Query() query: ModelsQuery, @Body() body: CreateModelBody) {
     return this.models.create(await this.scopes.resolve(p, query.projectId), body);
   }
@@ -52,7 +67,7 @@ export class ModelsController {
     operationId: 'GetModelsByModelId',
     summary: 'A model, with its training status and progress',
   })
-  @ApiOkResponse({ description: '{ model }' })
+  @ApiOkResponse({ type: ModelResponse })
   async get(
     @CurrentPrincipal() p: Principal,
     @Param('modelId') modelId: string,
@@ -63,7 +78,7 @@ export class ModelsController {
 
   @Put(':modelId')
   @ApiOperation({ operationId: 'PutModelsByModelId', summary: 'Update a model' })
-  @ApiOkResponse({ description: '{ model }' })
+  @ApiOkResponse({ type: ModelResponse })
   async update(
     @CurrentPrincipal() p: Principal,
     @Param('modelId') modelId: string,
@@ -75,7 +90,7 @@ export class ModelsController {
 
   @Delete(':modelId')
   @ApiOperation({ operationId: 'DeleteModelsByModelId', summary: 'Delete a model (not while it trains)' })
-  @ApiOkResponse({ description: '{}' })
+  @ApiOkResponse({ type: ModelEmptyResponse, description: '{}' })
   async delete(
     @CurrentPrincipal() p: Principal,
     @Param('modelId') modelId: string,
@@ -86,7 +101,7 @@ export class ModelsController {
 
   @Put(':modelId/tags')
   @ApiOperation({ operationId: 'PutModelsTagsByModelId', summary: 'Add and/or delete tags' })
-  @ApiOkResponse({ description: '{ added, deleted }' })
+  @ApiOkResponse({ type: ModelTagsResponse })
   async tags(
     @CurrentPrincipal() p: Principal,
     @Param('modelId') modelId: string,
@@ -102,7 +117,7 @@ export class ModelsController {
     operationId: 'PostModelsTrainingImagesByModelId',
     summary: 'Add image assets as training images',
   })
-  @ApiOkResponse({ description: '{ trainingImage, trainingImages }' })
+  @ApiOkResponse({ type: ModelAddTrainingImagesResponse })
   async addImages(
     @CurrentPrincipal() p: Principal,
     @Param('modelId') modelId: string,
@@ -117,7 +132,7 @@ export class ModelsController {
     operationId: 'GetModelsTrainingImagesByModelId',
     summary: 'Every training image of a model',
   })
-  @ApiOkResponse({ description: '{ trainingImages }' })
+  @ApiOkResponse({ type: ModelTrainingImagesResponse })
   async images(
     @CurrentPrincipal() p: Principal,
     @Param('modelId') modelId: string,
@@ -131,7 +146,7 @@ export class ModelsController {
     operationId: 'DeleteModelsTrainingImagesByModelIdAndTrainingImageId',
     summary: 'Remove a training image (the asset stays)',
   })
-  @ApiOkResponse({ description: '{}' })
+  @ApiOkResponse({ type: ModelEmptyResponse, description: '{}' })
   async deleteImage(
     @CurrentPrincipal() p: Principal,
     @Param('modelId') modelId: string,
@@ -143,8 +158,12 @@ export class ModelsController {
 
   @Put(':modelId/train')
   @ApiOperation({ operationId: 'PutModelsTrainByModelId', summary: 'Start training the model (a job)' })
+  // anyOf, not oneOf: a training answer also has the dry run's fields.
   @ApiOkResponse({
     description: '{ model, job, creativeUnitsCost, creativeUnitsDiscount } (dry run: the cost only)',
+    schema: {
+      anyOf: [{ $ref: getSchemaPath(ModelTrainResponse) }, { $ref: getSchemaPath(ModelTrainDryRunResponse) }],
+    },
   })
   async train(
     @CurrentPrincipal() p: Principal,
@@ -160,7 +179,7 @@ export class ModelsController {
   @Post(':modelId/train/action')
   @HttpCode(200)
   @ApiOperation({ operationId: 'PostModelTrainingActionByModelId', summary: 'Cancel the running training' })
-  @ApiOkResponse({ description: '{ model }' })
+  @ApiOkResponse({ type: ModelResponse })
   async action(
     @CurrentPrincipal() p: Principal,
     @Param('modelId') modelId: string,
@@ -176,7 +195,7 @@ export class ModelsController {
     operationId: 'PostDownloadModel',
     summary: 'Export the trained model files as a zip archive (a job)',
   })
-  @ApiOkResponse({ description: '{ jobId }; model.download.completed carries the downloadUrl' })
+  @ApiOkResponse({ type: ModelDownloadResponse })
   async download(
     @CurrentPrincipal() p: Principal,
     @Param('modelId') modelId: string,

@@ -114,14 +114,22 @@ export function IdField(o: Common & { example?: string }) {
   );
 }
 
-const IMAGE_EXAMPLE = 'asset_01JD4Q3ZK8Y3VZ5N6W0R1T2S3A';
+const ASSET_EXAMPLE = 'asset_01JD4Q3ZK8Y3VZ5N6W0R1T2S3A';
+const DATA_URL_EXAMPLE =
+  'data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAQAAAC1HAwCAAAAC0lEQVQYV2NgYAAAAAMAAWgmWQ0AAAAASUVORK5CYII=';
+/** An example the field accepts: a data-URL-only field (mask, controlImage…: upstream takes asset ids in its `…Id` sibling) shows a data URL. */
+const IMAGE_EXAMPLES: Record<ImageAccepts, string> = {
+  'asset-or-data-url': ASSET_EXAMPLE,
+  asset: ASSET_EXAMPLE,
+  'data-url': DATA_URL_EXAMPLE,
+};
 
 /** One image: an asset id of the caller's project and/or a data URL, as `accepts` says. */
 export function ImageField(accepts: ImageAccepts, o: Common) {
   return applyDecorators(
     property(o.required, {
       type: String,
-      example: IMAGE_EXAMPLE,
+      example: IMAGE_EXAMPLES[accepts],
       description: o.description,
       deprecated: o.deprecated,
     }),

@@ -47,7 +47,13 @@ export class ListModelsQuery extends ModelsQuery {
   @IsIn(['private', 'public'], { message: 'privacy must be private or public' })
   privacy?: 'private' | 'public';
 
-  @ApiPropertyOptional({ type: Number, description: 'Items per page: default 100, minimum 1, maximum 500' })
+  @ApiPropertyOptional({
+    type: 'integer',
+    minimum: MODEL_LIMITS.pageSize.min,
+    maximum: MODEL_LIMITS.pageSize.max,
+    default: MODEL_LIMITS.pageSize.default,
+    description: 'Items per page',
+  })
   @IsOptional()
   @Type(() => Number)
   @IsInt()
