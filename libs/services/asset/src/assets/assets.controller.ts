@@ -9,6 +9,7 @@ import { AssetsService } from './assets.service';
 import { DeleteAssetsBody, GetBulkBody } from './dto/asset-ids.body';
 import { ListAssetsQuery } from './dto/list-assets.query';
 import { ListAssetsService } from './list-assets.service';
+import { AssetPageResponse, AssetResponse, AssetsResponse, EmptyResponse } from '../core/asset.response';
 
 @ApiTags('assets')
 @Controller('assets')
@@ -21,7 +22,7 @@ export class AssetsController {
   @Get()
   @Authenticated({ publicAccess: true })
   @ApiOperation({ summary: "List the project's assets, or public assets of every organisation (privacy=public or public access)" })
-  @ApiOkResponse({ description: '{ assets, nextPaginationToken? }' })
+  @ApiOkResponse({ type: AssetPageResponse })
   @ApiErrorResponses(400, 401, 404)
   list(@CurrentPrincipal() principal: Principal, @Query() query: ListAssetsQuery) {
     return this.listing.execute(principal, query);
@@ -31,7 +32,7 @@ export class AssetsController {
   @HttpCode(200)
   @Authenticated()
   @ApiOperation({ summary: 'Delete up to 100 assets of the project (all or nothing)' })
-  @ApiOkResponse({ description: '{}' })
+  @ApiOkResponse({ type: EmptyResponse, description: '{}' })
   @ApiErrorResponses(400, 401, 404)
   async delete(@CurrentPrincipal() principal: Principal, @Query() query: ProjectQuery, @Body() body: DeleteAssetsBody) {
     await this.assets.delete(principal, body.assetIds, query.projectId);
@@ -42,7 +43,7 @@ export class AssetsController {
   @HttpCode(200)
   @Authenticated()
   @ApiOperation({ summary: 'Up to 200 assets by id, in request order; unknown ids are left out' })
-  @ApiOkResponse({ description: '{ assets }' })
+  @ApiOkResponse({ type: AssetsResponse })
   @ApiErrorResponses(400, 401, 404)
   async getBulk(@CurrentPrincipal() principal: Principal, @Query() query: AssetResponseQuery, @Body() body: GetBulkBody) {
     const assets = await this.assets.getBulk(principal, body.assetIds, { projectId: query.projectId, original: flag(query.originalAssets) });
@@ -52,7 +53,7 @@ export class AssetsController {
   @Get(':assetId')
   @Authenticated({ publicAccess: true })
   @ApiOperation({ summary: 'Asset details; with public access, public and unlisted assets only' })
-  @ApiOkResponse({ description: '{ asset }' })
+  @ApiOkResponse({ type: AssetResponse })
   @ApiErrorResponses(400, 401, 404)
   async get(@CurrentPrincipal() principal: Principal, @Param('assetId', AssetIdPipe) assetId: string, @Query() query: GetAssetQuery) {
     const asset = await this.assets.get(principal, assetId, {

@@ -43,14 +43,18 @@ export class AssetsService {
     const row = await this.assets.findReadable(scope, assetId, { withEmbedding: options.withEmbedding });
     if (!row) throw ApiError.notFound(`asset ${assetId} not found`, assetId);
     const withVector = options.withEmbedding ? await this.embeddings.ensure(row) : row;
-    return this.presenter.view(withVector, { original: options.original, withEmbedding: options.withEmbedding });
+    return this.presenter.view(withVector, {
+      original: options.original,
+      withEmbedding: options.withEmbedding,
+      viewer: scope.kind === 'project' ? scope.projectId : null,
+    });
   }
 
   /** The readable ones among `assetIds`, in request order; unknown and foreign ids are left out. */
   async getBulk(principal: Principal, assetIds: string[], options: { projectId?: string; original: boolean }): Promise<AssetView[]> {
     const scope = await this.readScope(principal, options.projectId);
     const rows = await this.assets.findManyReadable(scope, [...new Set(assetIds)]);
-    return this.presenter.views(rows, { original: options.original });
+    return this.presenter.views(rows, { original: options.original, viewer: scope.kind === 'project' ? scope.projectId : null });
   }
 
   /**

@@ -6,7 +6,7 @@ import { isAssetType } from '../core/asset-types';
 import { paginationToken } from '../core/pagination-token';
 import { TenantScopes } from '../core/tenant-scope';
 import { AssetListRepository, type ListCriteria } from './asset-list.repository';
-import { PROJECT_ONLY_FILTERS, type ListAssetsQuery, type PublicAssetListQuery } from './dto/list-assets.query';
+import { PROJECT_ONLY_FILTERS, PUBLIC_SCOPE_REFUSED, type ListAssetsQuery, type PublicAssetListQuery } from './dto/list-assets.query';
 
 export const DEFAULT_PAGE_SIZE = 50;
 const MAX_TAGS = 20;
@@ -35,11 +35,23 @@ export class ListAssetsService {
     const fail = (field: string, message: string) => errors.push({ field, messages: [message] });
 
     const publicAccess = principal.kind === 'public';
+    // The public scope (public access, or privacy=public with any key) spans every
+    // organisation: a filter on one project's collection, lineage, author or
+    // inference would let anyone probe another tenant's private data through it
+    // (e.g. which public assets sit in a private collection). Refused alike for
+    // every caller; a project filters its own assets without privacy=public.
+    const publicScope = publicAccess || q.privacy === 'public';
     if (publicAccess) {
       for (const name of PROJECT_ONLY_FILTERS) {
         if (q[name] !== undefined) fail(name, `${name} is not available with public access (public assets only)`);
       }
       if (q.privacy !== undefined && q.privacy !== 'public') fail('privacy', 'public access lists public assets only: privacy can only be public');
+    } else if (publicScope) {
+      for (const name of PUBLIC_SCOPE_REFUSED) {
+        if (q[name] !== undefined) {
+          fail(name, `${name} is not available with the public scope (privacy=public lists every organisation's public assets): filter your project's assets without privacy=public`);
+        }
+      }
     }
 
     if (q.type !== undefined && q.types !== undefined) fail('types', 'type and types cannot be used together');
@@ -59,7 +71,6 @@ export class ListAssetsService {
     }
 
     const tags = parseList(q.tags);
-    const publicScope = publicAccess || q.privacy === 'public';
     if (q.tags !== undefined && !publicScope) {
       fail('tags', 'tags searches public assets of every organisation: add privacy=public');
     }
@@ -70,11 +81,12 @@ export class ListAssetsService {
     const order = `${sortBy}:${direction}`;
     const cursor = q.paginationToken ? paginationToken.decode(q.paginationToken, order) : undefined;
     const pageSize = q.pageSize ?? DEFAULT_PAGE_SIZE;
+    const viewer = await this.viewer(principal, q.projectId, publicScope);
     const scope: ListCriteria['scope'] = publicScope
       ? { kind: 'public' }
       : {
           kind: 'project',
-          projectId: (await this.scopes.resolve(principal, q.projectId)).projectId,
+          projectId: viewer!,
           ...(q.privacy ? { privacy: q.privacy as 'private' | 'unlisted' } : {}),
         };
     const bounds = sortBy === 'createdAt' ? [q.createdAfter, q.createdBefore] : [q.updatedAfter, q.updatedBefore];
@@ -98,13 +110,24 @@ export class ListAssetsService {
     });
     const page = rows.slice(0, pageSize);
     const last = page[page.length - 1];
-    const assets = await this.presenter.views(page, { original: flag(q.originalAssets) });
+    const assets = await this.presenter.views(page, { original: flag(q.originalAssets), viewer });
     return {
       assets,
       ...(rows.length > pageSize && last
         ? { nextPaginationToken: paginationToken.encode({ order, at: last[sortBy].toISOString(), id: last.id }) }
         : {}),
     };
+  }
+
+  /**
+   * The caller's project (who sees collection ids). The project scope needs
+   * one; the public scope none: there a key's own project (or the one a
+   * team-level key names) is the viewer, and public access has none.
+   */
+  private async viewer(principal: Principal, projectId: string | undefined, publicScope: boolean): Promise<string | null> {
+    if (principal.kind === 'public') return null;
+    if (!publicScope || projectId !== undefined) return (await this.scopes.resolve(principal, projectId)).projectId;
+    return principal.projectId;
   }
 }
 

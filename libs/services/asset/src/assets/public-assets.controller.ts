@@ -5,6 +5,7 @@ import { AssetIdPipe } from '../core/asset-id.pipe';
 import { AssetsService } from './assets.service';
 import { PublicAssetListQuery } from './dto/list-assets.query';
 import { ListAssetsService } from './list-assets.service';
+import { AssetPageResponse, AssetResponse } from '../core/asset.response';
 
 const PUBLIC = { kind: 'public' } as const;
 
@@ -22,7 +23,7 @@ export class PublicAssetsController {
 
   @Get()
   @ApiOperation({ deprecated: true, summary: 'Public assets of every organisation (use GET /v1/assets with public access)' })
-  @ApiOkResponse({ description: '{ assets, nextPaginationToken? }' })
+  @ApiOkResponse({ type: AssetPageResponse })
   @ApiErrorResponses(400)
   list(@Query() query: PublicAssetListQuery) {
     return this.listing.execute(PUBLIC, query);
@@ -30,7 +31,7 @@ export class PublicAssetsController {
 
   @Get(':assetId')
   @ApiOperation({ deprecated: true, summary: 'A public asset (use GET /v1/assets/{assetId} with public access)' })
-  @ApiOkResponse({ description: '{ asset }' })
+  @ApiOkResponse({ type: AssetResponse })
   @ApiErrorResponses(400, 404)
   async get(@Param('assetId', AssetIdPipe) assetId: string) {
     return { asset: await this.assets.get(PUBLIC, assetId, { original: false, withEmbedding: false }) };

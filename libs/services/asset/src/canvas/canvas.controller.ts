@@ -9,7 +9,8 @@ import { AssetResponseQuery } from '../core/asset-queries';
 import { LIMITS } from '../core/limits';
 import { TenantScopes } from '../core/tenant-scope';
 import { CanvasService } from './canvas.service';
-import { LockBody, SnapshotsQuery, UnlockBody, UpdateAssetBody } from './dto/canvas.dto';
+import { LockBody, LockResponse, SnapshotPageResponse, SnapshotsQuery, UnlockBody, UpdateAssetBody } from './dto/canvas.dto';
+import { AssetResponse } from '../core/asset.response';
 
 @ApiTags('assets')
 @Controller('assets/:assetId')
@@ -23,7 +24,7 @@ export class CanvasController {
   @Put()
   @RouteConfig({ bodyLimit: LIMITS.canvasBodyBytes })
   @ApiOperation({ summary: 'Update a canvas (content, thumbnail; needs the lock while it is locked; records a snapshot) or any asset\'s name, description, privacy' })
-  @ApiOkResponse({ description: '{ asset }' })
+  @ApiOkResponse({ type: AssetResponse })
   @ApiErrorResponses(400, 401, 404, 409, 413)
   async update(
     @CurrentPrincipal() principal: Principal,
@@ -37,7 +38,7 @@ export class CanvasController {
 
   @Put('lock')
   @ApiOperation({ summary: 'Lock a canvas until lockExpiresAt (default 5 minutes, at most 1 hour); 409 while another lock is held' })
-  @ApiOkResponse({ description: '{ asset, lockId }' })
+  @ApiOkResponse({ type: LockResponse })
   @ApiErrorResponses(400, 401, 404, 409)
   async lock(
     @CurrentPrincipal() principal: Principal,
@@ -51,7 +52,7 @@ export class CanvasController {
 
   @Put('unlock')
   @ApiOperation({ summary: 'Release a canvas lock: its lockId, or forceUnlock (project admins)' })
-  @ApiOkResponse({ description: '{ asset }' })
+  @ApiOkResponse({ type: AssetResponse })
   @ApiErrorResponses(400, 401, 403, 404, 409)
   async unlock(
     @CurrentPrincipal() principal: Principal,
@@ -65,7 +66,7 @@ export class CanvasController {
 
   @Get('snapshots')
   @ApiOperation({ summary: 'Snapshots of a canvas, newest first (pageSize 10 to 100, default 10)' })
-  @ApiOkResponse({ description: '{ snapshots: [{ takenAt, rawData, authorId, hash }], nextPaginationToken? }' })
+  @ApiOkResponse({ type: SnapshotPageResponse })
   @ApiErrorResponses(400, 401, 404)
   async snapshots(@CurrentPrincipal() principal: Principal, @Param('assetId', AssetIdPipe) assetId: string, @Query() query: SnapshotsQuery) {
     const scope = await this.scopes.resolve(principal, query.projectId);

@@ -105,7 +105,7 @@ export class CanvasService {
       throw error;
     }
     await this.objects.flush(replaced);
-    return this.presenter.view(row, { original });
+    return this.presenter.view(row, { original, viewer: scope.projectId });
   }
 
   /** Takes the lock if nobody holds it (one conditional UPDATE, so two lockers cannot both win). */
@@ -120,7 +120,7 @@ export class CanvasService {
         data: { lockId, lockExpiresAt: expiresAt, lockAuthorId: scope.authorId },
       });
       const row = await this.canvasOf(scope, assetId);
-      if (count === 1) return { asset: await this.presenter.view(row, { original }), lockId };
+      if (count === 1) return { asset: await this.presenter.view(row, { original, viewer: scope.projectId }), lockId };
       const held = activeLock(row, new Date());
       if (held && held.lockId !== lockId) throw lockedConflict(assetId, held.expiresAt);
       if (attempt > 0) throw lockedConflict(assetId, row.lockExpiresAt ?? now);
@@ -144,7 +144,7 @@ export class CanvasService {
         if (held) throw lockedConflict(assetId, held.expiresAt);
       }
     }
-    return this.presenter.view(await this.canvasOf(scope, assetId), { original });
+    return this.presenter.view(await this.canvasOf(scope, assetId), { original, viewer: scope.projectId });
   }
 
   async listSnapshots(scope: ProjectScope, assetId: string, pageSize: number, token?: string) {

@@ -7,6 +7,7 @@ import { flag } from '../core/asset-presenter';
 import { AssetResponseQuery } from '../core/asset-queries';
 import { CopyService } from './copy.service';
 import { CopyAssetBody } from './dto/copy.dto';
+import { AssetResponse } from '../core/asset.response';
 
 @ApiTags('assets')
 @Controller('assets/:assetId/copy')
@@ -17,7 +18,7 @@ export class CopyController {
   @HttpCode(200)
   @Authenticated()
   @ApiOperation({ summary: 'Duplicate an asset (same bytes) into its project or targetProjectId' })
-  @ApiOkResponse({ description: '{ asset }' })
+  @ApiOkResponse({ type: AssetResponse })
   @ApiErrorResponses(400, 401, 404)
   async copy(
     @CurrentPrincipal() principal: Principal,

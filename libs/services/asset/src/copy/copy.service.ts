@@ -76,6 +76,6 @@ export class CopyService {
       await this.objects.discard(stored);
       throw error;
     }
-    return this.presenter.view(created, { original: options.original });
+    return this.presenter.view(created, { original: options.original, viewer: target.projectId });
   }
 }

@@ -18,6 +18,7 @@ export interface AssetView {
   ownerId: string;
   authorId: string;
   tags: string[];
+  /** The owner's collections holding the asset: shown to the owning project only, [] to anyone else. */
   collectionIds: string[];
   editCapabilities: string[];
   metadata: Record<string, unknown> & { type: string; kind: string };
@@ -31,6 +32,12 @@ export interface AssetView {
 }
 
 export interface ViewOptions {
+  /**
+   * The project of the caller; null for public access and keys without a
+   * project. Collections are private to their project: a caller outside the
+   * asset's project sees `collectionIds: []` (the field is required upstream).
+   */
+  viewer: string | null;
   /** `originalAssets=true`: `url` serves the original bytes instead of the web rendition. */
   original?: boolean;
   /** `withEmbedding=true` (the row must have been loaded with it). */
@@ -60,7 +67,7 @@ export class AssetPresenter {
    * one promise per URL instead of an async render per row (lists are the
    * hottest path of the service; see bench/assets).
    */
-  async views(rows: readonly AssetRow[], options: ViewOptions = {}): Promise<AssetView[]> {
+  async views(rows: readonly AssetRow[], options: ViewOptions): Promise<AssetView[]> {
     const now = new Date();
     const urls = await Promise.all(rows.map((row) => this.signedUrl(contentKey(row, options))));
     const thumbnails = rows.some((row) => row.thumbnailKey)
@@ -69,7 +76,7 @@ export class AssetPresenter {
     return rows.map((row, i) => this.render(row, options, now, urls[i], thumbnails[i]));
   }
 
-  async view(row: AssetRow, options: ViewOptions = {}): Promise<AssetView> {
+  async view(row: AssetRow, options: ViewOptions): Promise<AssetView> {
     const [url, thumbnailUrl] = await Promise.all([
       this.signedUrl(contentKey(row, options)),
       row.thumbnailKey ? this.signedUrl(row.thumbnailKey) : undefined,
@@ -107,7 +114,7 @@ export class AssetPresenter {
       ownerId: row.projectId,
       authorId: row.authorId,
       tags: row.tags,
-      collectionIds: row.collectionIds,
+      collectionIds: options.viewer === row.projectId ? row.collectionIds : [],
       editCapabilities: editCapabilitiesOf(row.kind, row.type),
       metadata,
       properties: row.properties as AssetView['properties'],

@@ -7,7 +7,7 @@ import { ProjectQuery } from '../core/asset-queries';
 import type { TargetFormat } from '../core/images';
 import { TenantScopes } from '../core/tenant-scope';
 import { DownloadService } from './download.service';
-import { DownloadAssetBody } from './dto/download.dto';
+import { DownloadAssetBody, DownloadLinkResponse } from './dto/download.dto';
 
 @ApiTags('assets')
 @Controller('assets/:assetId/download')
@@ -21,7 +21,7 @@ export class DownloadController {
   @HttpCode(200)
   @Authenticated()
   @ApiOperation({ summary: 'A time-limited link to the image converted to targetFormat (png, jpeg, jpg, webp, avif, tiff, gif)' })
-  @ApiOkResponse({ description: '{ url, expiresAt, targetFormat, mimeType, size }' })
+  @ApiOkResponse({ type: DownloadLinkResponse })
   @ApiErrorResponses(400, 401, 404)
   async download(
     @CurrentPrincipal() principal: Principal,

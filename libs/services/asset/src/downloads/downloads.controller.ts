@@ -5,7 +5,11 @@ import { ApiErrorResponses } from '@genasset/http';
 import { ProjectQuery } from '../core/asset-queries';
 import { TenantScopes } from '../core/tenant-scope';
 import { DownloadStatus } from './download-status';
-import { DownloadAssetsBody, DownloadStatusView } from './dto/download-assets.body';
+import {
+  DownloadAssetsBody,
+  DownloadRequestedResponse,
+  DownloadStatusView,
+} from './dto/download-assets.body';
 import { RequestDownload } from './request-download';
 
 @ApiTags('assets')
@@ -24,7 +28,7 @@ export class DownloadsController {
     summary:
       'Request a zip archive of up to 1000 assets of the project; returns the job that builds it (asset.download.* webhooks follow it)',
   })
-  @ApiOkResponse({ description: '{ jobId, job }' })
+  @ApiOkResponse({ type: DownloadRequestedResponse })
   @ApiErrorResponses(400, 401, 404)
   async create(
     @CurrentPrincipal() principal: Principal,

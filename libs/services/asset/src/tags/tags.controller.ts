@@ -5,7 +5,7 @@ import { ApiErrorResponses } from '@genasset/http';
 import { AssetIdPipe } from '../core/asset-id.pipe';
 import { ProjectQuery } from '../core/asset-queries';
 import { TenantScopes } from '../core/tenant-scope';
-import { UpdateTagsBody } from './dto/tags.dto';
+import { UpdateTagsBody, UpdateTagsResponse } from './dto/tags.dto';
 import { TagsService } from './tags.service';
 
 @ApiTags('assets')
@@ -19,7 +19,7 @@ export class TagsController {
   @Put()
   @Authenticated()
   @ApiOperation({ summary: 'Add and/or delete tags' })
-  @ApiOkResponse({ description: '{ added, deleted }' })
+  @ApiOkResponse({ type: UpdateTagsResponse })
   @ApiErrorResponses(400, 401, 404, 409)
   async update(
     @CurrentPrincipal() principal: Principal,

@@ -9,6 +9,7 @@ import { LIMITS } from '../core/limits';
 import { TenantScopes } from '../core/tenant-scope';
 import { UploadAssetBody } from './dto/upload-asset.body';
 import { UploadService } from './upload.service';
+import { AssetResponse } from '../core/asset.response';
 
 @ApiTags('assets')
 @Controller('assets')
@@ -24,7 +25,7 @@ export class UploadController {
   @RouteConfig({ bodyLimit: LIMITS.uploadBodyBytes })
   @Authenticated()
   @ApiOperation({ summary: 'Upload an image (data URL or base64; format sniffed from the bytes) or a canvas (stringified JSON)' })
-  @ApiOkResponse({ description: '{ asset }' })
+  @ApiOkResponse({ type: AssetResponse })
   @ApiErrorResponses(400, 401, 404, 413)
   async upload(@CurrentPrincipal() principal: Principal, @Query() query: AssetResponseQuery, @Body() body: UploadAssetBody) {
     const scope = await this.scopes.resolve(principal, query.projectId);

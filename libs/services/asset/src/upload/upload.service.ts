@@ -69,7 +69,7 @@ export class UploadService {
       throw error;
     }
     // Committed: from here on the objects belong to the row, whatever happens.
-    return this.presenter.view(row, { original });
+    return this.presenter.view(row, { original, viewer: scope.projectId });
   }
 
   private async prepareImage(scope: ProjectScope, id: string, image: string) {

@@ -5,7 +5,7 @@ import { ApiErrorResponses } from '@genasset/http';
 import { ProjectQuery } from '../core/asset-queries';
 import { TenantScopes } from '../core/tenant-scope';
 import { CreateUpload } from './create-upload';
-import { CreateUploadBody, UploadActionBody } from './dto/upload.dto';
+import { CreateUploadBody, UploadActionBody, UploadResponse } from './dto/upload.dto';
 import { UploadActions } from './upload-actions';
 
 @ApiTags('uploads')
@@ -24,7 +24,7 @@ export class UploadsController {
     summary:
       'Start a multipart upload (video, audio, 3D, large images): one presigned PUT URL per part, straight to object storage',
   })
-  @ApiOkResponse({ description: '{ upload } with parts [{ number, expires, url }]' })
+  @ApiOkResponse({ type: UploadResponse, description: 'parts: one presigned PUT URL per part' })
   @ApiErrorResponses(400, 401, 404, 413, 501)
   async create(
     @CurrentPrincipal() principal: Principal,
@@ -41,7 +41,7 @@ export class UploadsController {
     summary:
       'An upload: pending (with fresh part URLs), validating, imported (entityId: the asset) or failed (errorMessage)',
   })
-  @ApiOkResponse({ description: '{ upload }' })
+  @ApiOkResponse({ type: UploadResponse })
   @ApiErrorResponses(400, 401, 404)
   async get(
     @CurrentPrincipal() principal: Principal,
@@ -59,7 +59,7 @@ export class UploadsController {
     summary:
       'complete (with every part and its ETag): assemble and import the file; cancel: abort a pending upload',
   })
-  @ApiOkResponse({ description: '{ upload }' })
+  @ApiOkResponse({ type: UploadResponse })
   @ApiErrorResponses(400, 401, 404, 409)
   async action(
     @CurrentPrincipal() principal: Principal,

@@ -9,7 +9,7 @@ const ISO = { strict: true } as const;
 
 /** The filters GET /v1/assets and the deprecated GET /v1/assets/public share. */
 export class PublicAssetListQuery {
-  @ApiPropertyOptional({ description: 'Items per page: 1 to 100', default: 50, minimum: 1, maximum: 100 })
+  @ApiPropertyOptional({ type: 'integer', description: 'Items per page: 1 to 100', default: 50, minimum: 1, maximum: 100 })
   @IsOptional()
   @Type(() => Number)
   @IsInt({ message: 'pageSize must be an integer from 1 to 100' })
@@ -33,22 +33,22 @@ export class PublicAssetListQuery {
   @IsIn(['asc', 'desc'], { message: 'sortDirection must be asc or desc' })
   sortDirection?: 'asc' | 'desc';
 
-  @ApiPropertyOptional({ description: 'ISO date, exclusive; requires sortBy=createdAt' })
+  @ApiPropertyOptional({ type: 'string', format: 'date-time', description: 'ISO 8601 date, exclusive; requires sortBy=createdAt' })
   @IsOptional()
   @IsISO8601(ISO, { message: 'createdBefore must be an ISO 8601 date' })
   createdBefore?: string;
 
-  @ApiPropertyOptional({ description: 'ISO date, exclusive; requires sortBy=createdAt' })
+  @ApiPropertyOptional({ type: 'string', format: 'date-time', description: 'ISO 8601 date, exclusive; requires sortBy=createdAt' })
   @IsOptional()
   @IsISO8601(ISO, { message: 'createdAfter must be an ISO 8601 date' })
   createdAfter?: string;
 
-  @ApiPropertyOptional({ description: 'ISO date, exclusive; requires sortBy=updatedAt' })
+  @ApiPropertyOptional({ type: 'string', format: 'date-time', description: 'ISO 8601 date, exclusive; requires sortBy=updatedAt' })
   @IsOptional()
   @IsISO8601(ISO, { message: 'updatedBefore must be an ISO 8601 date' })
   updatedBefore?: string;
 
-  @ApiPropertyOptional({ description: 'ISO date, exclusive; requires sortBy=updatedAt' })
+  @ApiPropertyOptional({ type: 'string', format: 'date-time', description: 'ISO 8601 date, exclusive; requires sortBy=updatedAt' })
   @IsOptional()
   @IsISO8601(ISO, { message: 'updatedAfter must be an ISO 8601 date' })
   updatedAfter?: string;
@@ -121,3 +121,10 @@ export class ListAssetsQuery extends PublicAssetListQuery {
 
 /** Filters a public-access caller may not use (they concern one project's assets). */
 export const PROJECT_ONLY_FILTERS = ['inferenceId', 'parentAssetId', 'rootAssetId', 'authorId', 'collectionId', 'projectId'] as const;
+
+/**
+ * Filters refused in the public scope whoever asks (privacy=public with a key):
+ * they concern one project's assets. `projectId` stays: it names the caller's
+ * own project (team-level keys), not whose assets are listed.
+ */
+export const PUBLIC_SCOPE_REFUSED = PROJECT_ONLY_FILTERS.filter((name) => name !== 'projectId');

@@ -3,6 +3,7 @@ import { Type } from 'class-transformer';
 import { IsBoolean, IsIn, IsInt, IsISO8601, IsOptional, IsString, Max, MaxLength, Min } from 'class-validator';
 import { ASSET_PRIVACIES } from '@genasset/contracts';
 import { ProjectQuery } from '../../core/asset-queries';
+import { AssetResponse } from '../../core/asset.response';
 import { LIMITS } from '../../core/limits';
 import { Omittable } from '@genasset/http';
 
@@ -78,7 +79,7 @@ export class UnlockBody {
 
 /** GET /v1/assets/{assetId}/snapshots */
 export class SnapshotsQuery extends ProjectQuery {
-  @ApiProperty({ required: false, default: 10, minimum: 10, maximum: 100 })
+  @ApiProperty({ type: 'integer', required: false, default: 10, minimum: 10, maximum: 100 })
   @IsOptional()
   @Type(() => Number)
   @IsInt({ message: 'pageSize must be an integer from 10 to 100' })
@@ -91,4 +92,33 @@ export class SnapshotsQuery extends ProjectQuery {
   @IsString()
   @MaxLength(1000)
   paginationToken?: string;
+}
+
+/** PUT /v1/assets/{assetId}/lock: `{ asset, lockId }` */
+export class LockResponse extends AssetResponse {
+  @ApiProperty({ example: 'lock_01JD6Z3Q9V8K2M4N6P8R0T2V4X', description: 'Give it to PUT /v1/assets/{assetId} and to unlock' })
+  lockId!: string;
+}
+
+export class SnapshotDto {
+  @ApiProperty({ type: 'integer', description: 'Unix time in milliseconds' })
+  takenAt!: number;
+
+  @ApiProperty({ description: 'The canvas JSON as sent' })
+  rawData!: string;
+
+  @ApiProperty()
+  authorId!: string;
+
+  @ApiProperty({ description: 'sha256 of rawData, hex' })
+  hash!: string;
+}
+
+/** GET /v1/assets/{assetId}/snapshots */
+export class SnapshotPageResponse {
+  @ApiProperty({ type: SnapshotDto, isArray: true })
+  snapshots!: SnapshotDto[];
+
+  @ApiPropertyOptional({ description: 'Token of the next page; absent on the last page' })
+  nextPaginationToken?: string;
 }

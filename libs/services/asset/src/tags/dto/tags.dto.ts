@@ -1,4 +1,4 @@
-import { ApiPropertyOptional } from '@nestjs/swagger';
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { ArrayMaxSize, IsArray, IsBoolean, IsOptional, IsString, Matches, MaxLength, MinLength } from 'class-validator';
 import { LIMITS } from '../../core/limits';
 
@@ -27,4 +27,13 @@ export class UpdateTagsBody {
   @IsOptional()
   @IsBoolean({ message: 'strict must be a boolean' })
   strict?: boolean;
+}
+
+/** PUT /v1/assets/{assetId}/tags: what changed. */
+export class UpdateTagsResponse {
+  @ApiProperty({ type: [String], description: 'Tags added' })
+  added!: string[];
+
+  @ApiProperty({ type: [String], description: 'Tags deleted' })
+  deleted!: string[];
 }

@@ -137,3 +137,92 @@ export class UploadActionBody {
   @Type(() => CompletedPartBody)
   parts?: CompletedPartBody[];
 }
+
+export class UploadPartView {
+  @ApiProperty({ type: 'integer', minimum: 1 })
+  number!: number;
+
+  @ApiProperty({ format: 'date-time', description: 'When url expires' })
+  expires!: string;
+
+  @ApiProperty({ description: 'Presigned PUT URL of the part' })
+  url!: string;
+}
+
+export class UploadAssetOptionsView {
+  @ApiProperty({ description: 'The parent of the asset the upload becomes' })
+  parentId!: string;
+}
+
+/** An upload (upstream `PostUploadsResponse.upload`, plus partSize and expiresAt): what UploadPresenter renders. */
+export class UploadViewDto {
+  @ApiProperty({ example: 'upload_01JD6Z3Q9V8K2M4N6P8R0T2V4X' })
+  id!: string;
+
+  @ApiProperty()
+  fileName!: string;
+
+  @ApiProperty()
+  originalFileName!: string;
+
+  @ApiProperty({ type: 'integer', description: 'Bytes' })
+  fileSize!: number;
+
+  @ApiProperty({ type: 'integer' })
+  partsCount!: number;
+
+  @ApiProperty({ type: 'integer', description: 'Bytes of every part but the last' })
+  partSize!: number;
+
+  @ApiProperty({ example: 'video' })
+  kind!: string;
+
+  @ApiProperty({ enum: ['multipart'] })
+  source!: string;
+
+  @ApiProperty({
+    enum: ['pending', 'validating', 'imported', 'failed'],
+    description: 'pending → validating → imported | failed (a cancel fails it)',
+  })
+  status!: string;
+
+  @ApiProperty()
+  authorId!: string;
+
+  @ApiProperty({ description: 'The owning project' })
+  ownerId!: string;
+
+  @ApiProperty()
+  contentType!: string;
+
+  @ApiPropertyOptional({
+    type: UploadPartView,
+    isArray: true,
+    description: 'While pending: one presigned PUT URL per part',
+  })
+  parts?: UploadPartView[];
+
+  @ApiPropertyOptional({ description: 'The asset, once imported' })
+  entityId?: string;
+
+  @ApiPropertyOptional({ description: 'Why the upload failed' })
+  errorMessage?: string;
+
+  @ApiPropertyOptional({ type: UploadAssetOptionsView })
+  assetOptions?: UploadAssetOptionsView;
+
+  @ApiProperty({ format: 'date-time', description: 'A pending upload not completed by then fails' })
+  expiresAt!: string;
+
+  @ApiProperty({ format: 'date-time' })
+  createdAt!: string;
+
+  @ApiProperty({ format: 'date-time' })
+  updatedAt!: string;
+}
+
+/** `{ upload }` */
+export class UploadResponse {
+  @ApiProperty({ type: UploadViewDto })
+  upload!: UploadViewDto;
+}
