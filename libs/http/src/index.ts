@@ -33,6 +33,7 @@ export {
   type OpenApiOptions,
 } from './openapi/openapi.setup';
 export { ApiErrorResponses } from './openapi/api-error-responses.decorator';
+export { JobSchema, JobStatusEntrySchema, JobMetadataSchema } from './openapi/job.schema';
 export { HealthModule } from './health/health.module';
 export { HealthController, type HealthBody } from './health/health.controller';
 export { ReadinessRegistry, type ReadinessCheck, type ReadinessResult } from './health/readiness.registry';

@@ -11,7 +11,7 @@ import {
   MaxLength,
   ValidateNested,
 } from 'class-validator';
-import { JOB_STATUSES, JOB_TYPES } from '@genasset/contracts';
+import { JobSchema } from '@genasset/http';
 import { ASSET_ID_PATTERN, FOREIGN_ID } from '../../core/asset-ids';
 import { DOWNLOAD_LIMITS } from '../download-limits';
 
@@ -138,63 +138,11 @@ export class DownloadStatusView {
   errorMessage?: string;
 }
 
-export class JobStatusEntry {
-  @ApiProperty({ format: 'date-time' })
-  date!: string;
-
-  @ApiProperty({ enum: JOB_STATUSES })
-  status!: string;
-}
-
-export class JobMetadataView {
-  @ApiProperty({ type: 'object', additionalProperties: true, description: 'What the job was asked' })
-  input!: Record<string, unknown>;
-
-  @ApiProperty({ type: 'object', additionalProperties: true, description: 'What it produced so far' })
-  output!: Record<string, unknown>;
-
-  @ApiProperty({ type: [String] })
-  assetIds!: string[];
-}
-
-/** The job building a batch download, as job-service shows it. */
-export class DownloadJobView {
-  @ApiProperty({ example: 'job_01JD6Z3Q9V8K2M4N6P8R0T2V4X' })
-  jobId!: string;
-
-  @ApiProperty({ enum: JOB_TYPES })
-  jobType!: string;
-
-  @ApiProperty({ enum: JOB_STATUSES })
-  status!: string;
-
-  @ApiProperty({ description: '0 to 1' })
-  progress!: number;
-
-  @ApiProperty({ description: 'The owning project' })
-  ownerId!: string;
-
-  @ApiPropertyOptional()
-  authorId?: string;
-
-  @ApiProperty({ type: JobStatusEntry, isArray: true })
-  statusHistory!: JobStatusEntry[];
-
-  @ApiProperty({ type: JobMetadataView })
-  metadata!: JobMetadataView;
-
-  @ApiProperty({ format: 'date-time' })
-  createdAt!: string;
-
-  @ApiProperty({ format: 'date-time' })
-  updatedAt!: string;
-}
-
 /** POST /v1/assets/download: `{ jobId, job }` */
 export class DownloadRequestedResponse {
   @ApiProperty({ example: 'job_01JD6Z3Q9V8K2M4N6P8R0T2V4X' })
   jobId!: string;
 
-  @ApiProperty({ type: DownloadJobView })
-  job!: DownloadJobView;
+  @ApiProperty({ type: JobSchema, description: 'The job building the archive, as job-service shows it' })
+  job!: JobSchema;
 }

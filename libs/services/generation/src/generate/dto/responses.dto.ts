@@ -1,6 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { ASSET_KINDS_FOR_DOCS, PENDING_ASSET_STATUSES } from '../responses/pending-asset';
-import { JOB_STATUSES, JOB_TYPES } from '@genasset/contracts';
+import { JobSchema } from '@genasset/http';
 
 // OpenAPI shapes of the generate responses (upstream DryRunResponse,
 // JobAndBillingGenerateResponse, JobAndAssetAndBillingGenerateResponse, and the
@@ -14,45 +14,8 @@ export class GenerateDryRunResponse {
   creativeUnitsDiscount?: number;
 }
 
-class GenerateJobStatusEntry {
-  @ApiProperty() date!: string;
-  @ApiProperty({ enum: JOB_STATUSES }) status!: string;
-}
-
-class GenerateJobMetadata {
-  @ApiProperty({
-    type: 'object',
-    additionalProperties: true,
-    description: 'The validated inputs, images as asset ids or stored-input keys',
-  })
-  input!: Record<string, unknown>;
-
-  @ApiProperty({
-    type: 'object',
-    additionalProperties: true,
-    description: 'The output of the job (on success)',
-  })
-  output!: Record<string, unknown>;
-
-  @ApiProperty({ type: [String], description: 'Assets the job produced' })
-  assetIds!: string[];
-}
-
-export class GenerateJob {
-  @ApiProperty({ example: 'job_01JD4Q3ZK8Y3VZ5N6W0R1T2S3A' }) jobId!: string;
-  @ApiProperty({ enum: JOB_TYPES }) jobType!: string;
-  @ApiProperty({ enum: JOB_STATUSES }) status!: string;
-  @ApiProperty({ minimum: 0, maximum: 1 }) progress!: number;
-  @ApiProperty({ type: [GenerateJobStatusEntry] }) statusHistory!: GenerateJobStatusEntry[];
-  @ApiProperty({ type: GenerateJobMetadata }) metadata!: GenerateJobMetadata;
-  @ApiProperty({ description: 'The project the job belongs to' }) ownerId!: string;
-  @ApiPropertyOptional({ description: 'The API key that asked for the job' }) authorId?: string;
-  @ApiProperty() createdAt!: string;
-  @ApiProperty() updatedAt!: string;
-}
-
 export class JobAndBillingGenerateResponse extends GenerateDryRunResponse {
-  @ApiProperty({ type: GenerateJob }) job!: GenerateJob;
+  @ApiProperty({ type: JobSchema }) job!: JobSchema;
 }
 
 class PendingAssetMetadata {
