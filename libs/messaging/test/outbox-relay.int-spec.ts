@@ -78,6 +78,15 @@ describe('outbox relay', () => {
     await db?.drop();
   });
 
+  /** A relay on the raw driver that wakes on NOTIFY; its poll a minute away, so only NOTIFY and re-reads count. */
+  const listeningRelay = (publisher: Publisher) =>
+    new OutboxRelay(prisma, publisher, {
+      schema: SOURCE_SCHEMA,
+      pollIntervalMs: 60_000,
+      listen: (channel, onNotify) => connection.listen(channel, onNotify),
+      transaction: (fn) => connection.transaction(fn),
+    });
+
   const outboxEmpty = async () => (await connection.query(`SELECT 1 FROM ${SOURCE_SCHEMA}.outbox_events LIMIT 1`)).length === 0;
 
   it('publishes each row once, in order per key, with two relays competing for one schema', async () => {
@@ -211,12 +220,7 @@ describe('outbox relay', () => {
   it('with NOTIFY, re-reads while rows are held back by a transaction that writes no outbox rows, and publishes them when it ends', async () => {
     const prefix = `hb${randomBytes(3).toString('hex')}`;
     const { sent, publisher } = recordingPublishers();
-    const relay = new OutboxRelay(prisma, publisher('raw'), {
-      schema: SOURCE_SCHEMA,
-      pollIntervalMs: 60_000,
-      listen: (channel, onNotify) => connection.listen(channel, onNotify),
-      transaction: (fn) => connection.transaction(fn),
-    });
+    const relay = listeningRelay(publisher('raw'));
     // An older transaction with an xid and no outbox rows: its end sends no NOTIFY.
     const older = await openTransaction(connection, (query) => query('SELECT pg_current_xact_id()'));
     await relay.start();
@@ -239,12 +243,7 @@ describe('outbox relay', () => {
   it("publishes while a transaction of another database on the same server is open (only this database's writers can hold rows back)", async () => {
     const prefix = `od${randomBytes(3).toString('hex')}`;
     const { sent, publisher } = recordingPublishers();
-    const relay = new OutboxRelay(prisma, publisher('raw'), {
-      schema: SOURCE_SCHEMA,
-      pollIntervalMs: 60_000,
-      listen: (channel, onNotify) => connection.listen(channel, onNotify),
-      transaction: (fn) => connection.transaction(fn),
-    });
+    const relay = listeningRelay(publisher('raw'));
     // Another service's database on the same PostgreSQL (one server holds every schema's database in
     // tests, and may in production): its long transaction has an xid older than our writer's.
     const elsewhere = await createTestDatabase('msg_relay_other');
