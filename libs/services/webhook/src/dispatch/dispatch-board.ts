@@ -61,7 +61,7 @@ export class DispatchBoard {
     readonly maxInFlight: number,
     readonly perEndpoint: number,
     readonly prefetch = 2,
-    // 32 windows (2,048 deliveries at the default 64 in flight): a burst of facts fits without
+    // 32 windows (8,192 deliveries at the default 256 in flight, 2,048 at the bench's 64): a burst of facts fits without
     // spilling into claims (bench/webhooks: 5,000-7,900 of 30,500 deliveries were claimed at 8, none
     // at 32; PostgreSQL -19 %, dispatcher -12 % CPU). A delivery that waits too long is given back.
     readonly handoffDepth = 32,
