@@ -245,7 +245,7 @@ export class ModelsService {
       throw ApiError.conflict(`model ${modelId} is training: its training images cannot change now`);
     if (body.data !== undefined) {
       // An image sent inline becomes an uploaded asset of the project first (asset-service owns assets).
-      await this.checkRoom(row.id, 1);
+      await this.checkRoom(row.id, [], 1);
       const { assetId } = await this.assets
         .uploadImage(tenant, { data: body.data as string, ...(body.name ? { name: body.name } : {}) })
         .catch((e: unknown) => Promise.reject(publicError(e)));
@@ -263,14 +263,21 @@ export class ModelsService {
           { field: 'assetId', messages: [`asset ${id} is not an image (${object.mimeType})`] },
         ]);
     }
-    await this.checkRoom(row.id, body.data !== undefined ? 0 : ids.length);
-    await this.prisma.$transaction([
-      this.prisma.modelTrainingImage.createMany({
+    await this.prisma.$transaction(async (tx) => {
+      // The model row locked: concurrent additions cannot pass the limit together, and a training
+      // reserved meanwhile (PUT /train updates this row) is seen.
+      const locked = await tx.$queryRaw<{ status: string }[]>`
+        SELECT status FROM generation.models WHERE id = ${row.id} FOR UPDATE`;
+      if (locked.length === 0) throw ApiError.notFound(`model ${modelId} not found`, modelId);
+      if (locked[0].status === 'training')
+        throw ApiError.conflict(`model ${modelId} is training: its training images cannot change now`);
+      await this.checkRoom(row.id, ids, 0, tx);
+      await tx.modelTrainingImage.createMany({
         data: ids.map((assetId) => ({ modelId: row.id, assetId, name: body.name ?? '' })),
         skipDuplicates: true,
-      }),
-      this.prisma.model.update({ where: { id: row.id }, data: { updatedAt: new Date() } }),
-    ]);
+      });
+      await tx.model.update({ where: { id: row.id }, data: { updatedAt: new Date() } });
+    });
     const images = await this.trainingImages(tenant, modelId);
     const byId = new Map(images.trainingImages.map((i) => [i.id, i]));
     return {
@@ -370,9 +377,21 @@ export class ModelsService {
     return urls;
   }
 
-  private async checkRoom(modelId: string, adding: number): Promise<void> {
-    const count = await this.prisma.modelTrainingImage.count({ where: { modelId } });
-    if (count + adding > MODEL_LIMITS.trainingImages)
+  /**
+   * Refuses going over the training-image limit: the model's images plus those of `assetIds` it
+   * does not hold yet (adding one already there changes nothing), plus `more` not yet stored.
+   */
+  private async checkRoom(
+    modelId: string,
+    assetIds: readonly string[],
+    more: number,
+    db: Pick<Prisma.TransactionClient, 'modelTrainingImage'> = this.prisma,
+  ): Promise<void> {
+    const count = await db.modelTrainingImage.count({ where: { modelId } });
+    const present = assetIds.length
+      ? await db.modelTrainingImage.count({ where: { modelId, assetId: { in: [...assetIds] } } })
+      : 0;
+    if (count + assetIds.length - present + more > MODEL_LIMITS.trainingImages)
       throw ApiError.validation([
         {
           field: 'assetIds',

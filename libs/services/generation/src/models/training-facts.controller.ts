@@ -115,7 +115,8 @@ export class TrainingFactsController {
         trainingStats: {
           startedAt: new Date(startedAt).toISOString(),
           endedAt: new Date(now).toISOString(),
-          trainDuration: now - startedAt,
+          // Upstream: "The training duration in seconds".
+          trainDuration: (now - startedAt) / 1000,
         },
         ...(artifacts ? { artifacts: artifacts as unknown as Prisma.InputJsonValue } : {}),
         updatedAt: new Date(now),

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import sharp from 'sharp';
 import { FilesystemObjectStore } from '@genasset/storage';
 import { EngineError } from '../engine';
+import { RASTER_LIMITS } from '../image/raster';
 import { fakeContext, job, pixels } from '../testing/fake-context';
 import { trainColourModel } from './colour-trainer';
 import { applyColourModel, readColourModel } from './learned-colours';
@@ -82,5 +83,19 @@ describe('built-in colour trainer', () => {
     await expect(train({ asset_bad: Buffer.from('not an image') })).rejects.toThrow(
       new EngineError('trainingImages[0]: asset asset_bad is not a readable image'),
     );
+  });
+
+  it("trains on a training image larger than the engine's raster limit: it reads a 256 px rendition, not the full pixels", async () => {
+    // POST /v1/models/{modelId}/training-images accepts what asset-service accepts (up to 16384 × 16384);
+    // the raster limit (INFERENCE_MAX_PIXELS, 64 MP by default) guards full decodes, which training never does.
+    const limit = RASTER_LIMITS.maxPixels;
+    RASTER_LIMITS.maxPixels = 24 * 24 - 1;
+    try {
+      const { result } = await train({ asset_big: await solid(230, 20, 20) }, { paletteSize: 2 });
+      const model = result.extra!.model as { statistics: { palette: string[] } };
+      expect(model.statistics.palette).toEqual(['#e61414']);
+    } finally {
+      RASTER_LIMITS.maxPixels = limit;
+    }
   });
 });

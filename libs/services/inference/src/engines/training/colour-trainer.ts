@@ -8,12 +8,20 @@ import {
 } from '../engine';
 import { kmeans } from '../image/kmeans';
 import { num } from '../image/params';
-import { open, yieldToLoop, type Raster } from '../image/raster';
+import { yieldToLoop, type Raster } from '../image/raster';
 import { labStats } from '../image/restyle';
 import { modelFilesPrefix, putModelFile, type ColourModel } from './model-files';
 
 /** Set once from INFERENCE_TRAINER_STEP_DELAY at start (like RASTER_LIMITS): a pause after each training step. */
 export const TRAINER_SETTINGS = { stepDelayMs: 0 };
+
+/**
+ * Largest training image read (pixels): what asset-service accepts on upload, so every image
+ * POST /v1/models/{modelId}/training-images takes can be trained on. Not the engine's raster limit
+ * (INFERENCE_MAX_PIXELS, for full decodes): a training image is only read as a 256 px rendition,
+ * shrunk while it is decoded (sequential read).
+ */
+const MAX_TRAINING_IMAGE_PIXELS = 16384 * 16384;
 
 /** Pixels sampled per image for the palette (the statistics use every pixel of the 256 px rendition). */
 const SAMPLES_PER_IMAGE = 4096;
@@ -57,7 +65,11 @@ export async function trainColourModel(
     const image = await ctx.readInput(id, `trainingImages[${i}]`);
     let decoded;
     try {
-      decoded = await open(image.bytes)
+      decoded = await sharp(image.bytes, {
+        limitInputPixels: MAX_TRAINING_IMAGE_PIXELS,
+        failOn: 'error',
+        sequentialRead: true,
+      })
         .rotate()
         .resize(256, 256, { fit: 'inside', withoutEnlargement: true })
         .ensureAlpha()
