@@ -1,6 +1,6 @@
 import { PassThrough } from 'node:stream';
 import { ZipFile } from 'yazl';
-import type { ObjectStore } from '@genasset/storage';
+import type { ObjectStore, StoredObject } from '@genasset/storage';
 import {
   EngineError,
   throwIfAborted,
@@ -30,7 +30,8 @@ export async function exportModel(
     : [];
   if (files.length === 0) throw new EngineError('the model has no files to export');
   // Defence in depth (generation-service builds this input): only the model's own files, under its owner's project.
-  const owner = typeof job.input.ownerProjectId === 'string' ? job.input.ownerProjectId : job.tenant.projectId;
+  const owner =
+    typeof job.input.ownerProjectId === 'string' ? job.input.ownerProjectId : job.tenant.projectId;
   const prefix = `models/${owner}/${job.modelId}/`;
   for (const f of files)
     if (typeof f.key !== 'string' || typeof f.name !== 'string' || !f.key.startsWith(prefix))
@@ -53,9 +54,7 @@ export async function exportModel(
           `model file ${String(f.name)} is missing from storage (${(error as Error).message})`,
         );
       }
-      const chunks: Buffer[] = [];
-      for await (const chunk of object.body) chunks.push(chunk as Buffer);
-      zip.addBuffer(Buffer.concat(chunks), f.name as string);
+      await addEntry(zip, object, f.name as string);
       await ctx.progress((i + 1) / (files.length + 1));
     }
     zip.end();
@@ -72,4 +71,13 @@ export async function exportModel(
     downloadName: `${job.modelId ?? 'model'}.zip`,
   });
   return { outputs: [], extra: { downloadUrl } };
+}
+
+/** Adds one file and resolves once its bytes are in the archive (yazl writes entries one at a time). */
+function addEntry(zip: ZipFile, object: StoredObject, name: string): Promise<void> {
+  return new Promise((resolve, reject) => {
+    object.body.once('error', reject);
+    object.body.once('end', () => resolve());
+    zip.addReadStream(object.body, name, object.contentLength > 0 ? { size: object.contentLength } : {});
+  });
 }
