@@ -181,6 +181,35 @@ describe('job-service internal JobsApi', () => {
     expect(n).toBe('0');
   });
 
+  // PostgreSQL refuses both in jsonb/text (22P02, 22021): they were a 500 from every route that
+  // creates a job (a lone surrogate in a txt2img prompt), not the creator's 400.
+  it('refuses input the database cannot store (NUL, unpaired surrogate) with a 400 naming the field', async () => {
+    const cases: [Partial<CreateJobCommand>, string][] = [
+      [{ input: { prompt: 'a \ud800 cat' } }, 'input.prompt'],
+      [{ input: { images: ['ok', 'b\udc00'] } }, 'input.images.1'],
+      [{ input: { nested: { ['k\ud800']: 1 } } }, 'input.nested'],
+      [{ input: { prompt: 'nul \u0000' } }, 'input.prompt'],
+      [{ idempotencyKey: 'key \u0000' }, 'idempotencyKey'],
+      [{ modelId: 'model_\ud83d' }, 'modelId'],
+      [{ tenant: { teamId: tenant.teamId, projectId: tenant.projectId, authorId: 'key_\u0000' } }, 'tenant.authorId'],
+    ];
+    for (const [overrides, field] of cases) {
+      for (const api of [remote, injected.api!]) {
+        const error = (await api.createJob(command(overrides)).catch((e: unknown) => e)) as InternalApiError;
+        expect(error).toBeInstanceOf(InternalApiError);
+        expect({ field, status: error.status, apiError: error.apiError }).toEqual({
+          field,
+          status: 400,
+          apiError: 'validation_error',
+        });
+        expect(Object.keys(error.infos.fields as object)).toEqual([field]);
+      }
+    }
+    // A well-formed pair (an emoji) is stored as it is.
+    const job = await remote.createJob(command({ input: { prompt: 'a 🐱' } }));
+    expect(job.metadata.input).toEqual({ prompt: 'a 🐱' });
+  });
+
   it('answers internal routes only to holders of INTERNAL_API_TOKEN', async () => {
     const body = command();
     expect((await harness.request('POST', '/internal/v1/jobs', { body })).status).toBe(401);
