@@ -66,7 +66,7 @@ describe('error bodies', () => {
     expect(body.statusCode).toBe(400);
     expectErrorBody(body.json(), 'validation_error');
     expect(body.json().infos.fields).toEqual({
-      'items.1.url': ['items.1.url must not contain NUL characters (U+0000)'],
+      'items.1.url': ['items.1.url must not contain NUL characters (U+0000) or unpaired UTF-16 surrogates'],
     });
     const key = await app.inject({
       method: 'POST',
@@ -77,6 +77,24 @@ describe('error bodies', () => {
     const query = await app.inject({ method: 'GET', url: '/v1/things/slow?ms=1%00' });
     expect(query.statusCode).toBe(400);
     expect(Object.keys(query.json().infos.fields)).toEqual(['ms']);
+  });
+
+  it('refuses half a surrogate pair (PostgreSQL jsonb cannot store it), and takes a whole pair', async () => {
+    const lone = await app.inject({
+      method: 'POST',
+      url: '/v1/things',
+      headers: { 'content-type': 'application/json' },
+      // JSON escapes: \ud800 alone is a lone high surrogate, \udc00 alone a lone low one.
+      payload: '{"url":"https://x.io","items":[{"url":"https://y.io/\\ud800"},{"url":"a\\udc00b"}]}',
+    });
+    expect(lone.statusCode).toBe(400);
+    expect(Object.keys(lone.json().infos.fields)).toEqual(['items.0.url']);
+    const pair = await app.inject({
+      method: 'POST',
+      url: '/v1/things',
+      payload: { url: 'https://x.io', items: [{ url: 'https://y.io/\ud83d\ude00' }] },
+    });
+    expect(pair.statusCode).toBe(201);
   });
 
   it('refuses an unknown field', async () => {

@@ -187,7 +187,7 @@ describe('job-service internal JobsApi', () => {
     const cases: [Partial<CreateJobCommand>, string][] = [
       [{ input: { prompt: 'a \ud800 cat' } }, 'input.prompt'],
       [{ input: { images: ['ok', 'b\udc00'] } }, 'input.images.1'],
-      [{ input: { nested: { ['k\ud800']: 1 } } }, 'input.nested'],
+      [{ input: { nested: { ['k\ud800']: 1 } } }, 'input.nested.k\ud800'],
       [{ input: { prompt: 'nul \u0000' } }, 'input.prompt'],
       [{ idempotencyKey: 'key \u0000' }, 'idempotencyKey'],
       [{ modelId: 'model_\ud83d' }, 'modelId'],

@@ -8,7 +8,7 @@ import {
   prefixedId,
   type CreateJobCommand,
 } from '@genasset/contracts';
-import { flattenValidationErrors } from '@genasset/http';
+import { flattenValidationErrors, unstorableMessage, unstorablePath } from '@genasset/http';
 import { Outbox } from '@genasset/messaging';
 import { CREDIT_LEDGER, type CreditLedger } from '../credits/credit-ledger';
 import { CreateJobDto } from '../internal/dto/create-job.dto';
@@ -97,38 +97,19 @@ function validated(input: CreateJobCommand): CreateJobDto {
   });
 }
 
-// A NUL, or half of a UTF-16 surrogate pair, which JSON.stringify writes as a lone \udXXX escape.
-const UNSTORABLE = /\u0000|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
-
 /**
  * Strings PostgreSQL refuses (NUL in text and jsonb, an unpaired surrogate in jsonb): the caller's
- * 400 naming the field, where the insert failed with a 500. Keys are checked too (reported as
- * their object's path).
+ * 400 naming the field, where the insert failed with a 500.
  */
 function unstorable(command: CreateJobDto): { field: string; messages: string[] }[] {
-  const found: string[] = [];
-  const visit = (value: unknown, path: string): void => {
-    if (typeof value === 'string') {
-      if (UNSTORABLE.test(value)) found.push(path);
-    } else if (Array.isArray(value)) {
-      value.forEach((item, i) => visit(item, `${path}.${i}`));
-    } else if (value !== null && typeof value === 'object') {
-      const entries = Object.entries(value);
-      if (entries.some(([key]) => UNSTORABLE.test(key))) found.push(path);
-      else for (const [key, item] of entries) visit(item, `${path}.${key}`);
-    }
-  };
   const { tenant, input, modelId, idempotencyKey } = command;
-  visit(tenant.teamId, 'tenant.teamId');
-  visit(tenant.projectId, 'tenant.projectId');
-  visit(tenant.authorId, 'tenant.authorId');
-  visit(input, 'input');
-  visit(modelId, 'modelId');
-  visit(idempotencyKey, 'idempotencyKey');
-  return found.map((field) => ({
-    field,
-    messages: [`${field} must not contain NUL characters or unpaired UTF-16 surrogates`],
-  }));
+  const field = unstorablePath({
+    tenant: { teamId: tenant.teamId, projectId: tenant.projectId, authorId: tenant.authorId },
+    input,
+    modelId,
+    idempotencyKey,
+  });
+  return field === undefined ? [] : [{ field, messages: [unstorableMessage(field)] }];
 }
 
 /** A key reused for a different job is a caller bug: say so rather than return an unrelated job. */
