@@ -16,16 +16,20 @@ describe('inference-worker: failing and missing engines', () => {
     // The "inference server": answers txt2img with a 500 and never answers controlnet.
     server = await WebhookReceiver.start({
       path: '/infer',
-      respondWith: (request) =>
-        (JSON.parse(request.rawBody.toString()) as { mode: string }).mode === 'controlnet'
-          ? { status: 200, hang: true }
-          : { status: 500, body: { error: 'GPU on fire' } },
+      respondWith: (request) => {
+        const { mode } = JSON.parse(request.rawBody.toString()) as { mode: string };
+        if (mode === 'controlnet') return { status: 200, hang: true };
+        // Half a surrogate pair in a result: PostgreSQL's jsonb cannot store it.
+        if (mode === 'caption')
+          return { status: 200, body: { outputs: [], output: { captions: ['a \ud800 cat'] } } };
+        return { status: 500, body: { error: 'GPU on fire' } };
+      },
     });
     hooks = await WebhookReceiver.start();
     harness = await startInferenceHarness({
       webhooks: true,
       env: {
-        INFERENCE_ENGINES: 'txt2img=http,controlnet=http',
+        INFERENCE_ENGINES: 'txt2img=http,controlnet=http,caption=http',
         INFERENCE_HTTP_URL: server.url,
         INFERENCE_HTTP_RETRIES: '1',
         INFERENCE_HTTP_RETRY_DELAY: '50ms',
@@ -89,6 +93,18 @@ describe('inference-worker: failing and missing engines', () => {
       endpoint.body.webhookEndpoint.secret,
     );
     expect(event).toMatchObject({ type: 'generation.failed', data: { jobId: job.jobId } });
+  });
+
+  it('a result the database cannot store fails the job with a readable reason instead of retrying it forever', async () => {
+    const image = await harness.upload(tenant, await paint(16, 16, (x, y) => [x * 16, y * 16, 0]));
+    const body = await harness.generate(tenant, 'caption', { images: [image] });
+    const job = await harness.finalJob(tenant, body.job.jobId, 30_000);
+    expect(job.status).toBe('failure');
+    expect(job.metadata.output).toEqual({
+      errorMessage:
+        "the http engine's result cannot be stored: output.captions.0 must not contain NUL characters (U+0000) or unpaired UTF-16 surrogates",
+    });
+    await waitFor(async () => (await usage()).usedCreativeUnits === 0, { what: 'the refund' });
   });
 
   it('a mode with no engine configured fails at once, saying what to configure', async () => {

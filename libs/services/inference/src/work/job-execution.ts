@@ -1,5 +1,6 @@
 import { Logger } from '@nestjs/common';
 import type { JobType } from '@genasset/contracts';
+import { isUnstorable, unstorableMessage, unstorablePath } from '@genasset/http';
 import type { ObjectStore } from '@genasset/storage';
 import { EngineAborted, EngineError, type EngineContext, type EngineJob } from '../engines/engine';
 import { noEngineReason, type EngineRegistry } from '../engines/engine-registry';
@@ -155,6 +156,7 @@ export class JobExecution {
       const result = await engine.run(job, ctx);
       if (run.controller.signal.aborted) throw new EngineAborted();
       const extra = { ...result.extra, engine: result.extra?.engine ?? engine.name };
+      refuseUnstorable(engine.name, extra, writer.outputs);
       const reported = await this.persist(run, 'the result', () =>
         this.reporter.reportIf(
           this.prisma,
@@ -283,4 +285,21 @@ function learnedColoursKey(input: Record<string, unknown>): string | undefined {
 
 function message(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
+}
+
+/**
+ * A result PostgreSQL cannot store (a NUL, half a surrogate pair) would fail its write every time,
+ * and the write is retried while the claim lasts, which the heartbeat keeps renewing: the job would
+ * stay in progress and hold a slot for ever. It fails the job instead, saying where.
+ */
+function refuseUnstorable(
+  engineName: string,
+  extra: Record<string, unknown>,
+  outputs: readonly unknown[],
+): void {
+  const field = unstorablePath({ output: extra, outputs });
+  if (field === undefined) return;
+  // A bad key would make the reason itself unstorable: then say less.
+  const where = isUnstorable(field) ? 'a field name' : field;
+  throw new EngineError(`the ${engineName} engine's result cannot be stored: ${unstorableMessage(where)}`);
 }
