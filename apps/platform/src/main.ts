@@ -9,6 +9,7 @@ runProcess({
   description: 'Assets, collections, generation jobs and signed webhooks: every service in one process',
   services: SERVICES,
   adminApi: true,
+  embeddedAllowed: true,
 }).catch((error: unknown) => {
   console.error(error instanceof Error ? error.message : error);
   process.exit(1);

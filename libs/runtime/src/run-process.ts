@@ -5,6 +5,7 @@ import { IDENTITY_SCHEMA, IdentityService } from '@genasset/identity';
 import { connectMessaging } from '@genasset/messaging';
 import { startTracing } from '@genasset/observability';
 import { migrate, openConnection } from '@genasset/persistence';
+import { missingDistributedSettings } from './distributed-settings';
 import { bootstrapEmbeddedTenant, embeddedAdminToken } from './embedded-bootstrap';
 import { ProcessModule } from './process-module';
 import type { ServiceDescriptor } from './service-descriptor';
@@ -20,6 +21,11 @@ export interface RunProcessOptions {
   env?: NodeJS.ProcessEnv;
   /** Install SIGTERM/SIGINT handlers (default true). */
   handleSignals?: boolean;
+  /**
+   * May fall back to embedded parts (PGlite, in-process events) in production: the platform app.
+   * A single service's process may not (missingDistributedSettings).
+   */
+  embeddedAllowed?: boolean;
 }
 
 export interface RunningProcess extends RunningHttpApp {
@@ -35,6 +41,8 @@ export interface RunningProcess extends RunningHttpApp {
 export async function runProcess(options: RunProcessOptions): Promise<RunningProcess> {
   const env = options.env ?? process.env;
   const config = loadConfig(commonEnv, env);
+  const missing = missingDistributedSettings(config, options.name, options.embeddedAllowed ?? false);
+  if (missing) throw new Error(missing);
   const logger = new Logger(options.name);
   // Before anything that could open a span: on only with an OTLP endpoint configured.
   const tracing = startTracing({ serviceName: options.name, env });
