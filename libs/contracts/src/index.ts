@@ -98,4 +98,10 @@ export {
   type CreativeUnitsRequest,
   type CreativeUnitsPrice,
 } from './pricing/creative-units';
-export { INFERENCE_DEFAULT_SIDE, INPUT_PICTURE_FIELDS, SKYBOX_DEFAULT_WIDTH } from './pricing/output-size';
+export {
+  INFERENCE_DEFAULT_SIDE,
+  INPUT_PICTURE_FIELDS,
+  PICTURE_OUTPUT_MAX_SIDE,
+  pictureOutputSize,
+  SKYBOX_DEFAULT_WIDTH,
+} from './pricing/output-size';

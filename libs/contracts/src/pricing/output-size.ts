@@ -23,3 +23,15 @@ export const INPUT_PICTURE_FIELDS: readonly string[] = [
   'controlImage',
   'controlImageId',
 ];
+
+/** Longest side of an output sized after its input picture (img2img-like modes, image tools). */
+export const PICTURE_OUTPUT_MAX_SIDE = 2048;
+
+/** The size of an output drawn over an input picture: the picture's, shrunk to PICTURE_OUTPUT_MAX_SIDE, at least 16 px. */
+export function pictureOutputSize(width: number, height: number): { width: number; height: number } {
+  const scale = Math.min(1, PICTURE_OUTPUT_MAX_SIDE / Math.max(width, height));
+  return {
+    width: Math.max(16, Math.round(width * scale)),
+    height: Math.max(16, Math.round(height * scale)),
+  };
+}

@@ -8,6 +8,7 @@ import {
   type GenerationMode as PricedMode,
   INFERENCE_DEFAULT_SIDE,
   INPUT_PICTURE_FIELDS,
+  pictureOutputSize,
   SKYBOX_DEFAULT_WIDTH,
 } from '@genasset/contracts';
 import { PROCESS_ENV } from '@genasset/config';
@@ -37,11 +38,7 @@ function inferenceOutputSize(
   );
   if (!picture?.width || !picture.height)
     return { width: INFERENCE_DEFAULT_SIDE, height: INFERENCE_DEFAULT_SIDE };
-  const scale = Math.min(1, 2048 / Math.max(picture.width, picture.height));
-  return {
-    width: Math.max(16, Math.round(picture.width * scale)),
-    height: Math.max(16, Math.round(picture.height * scale)),
-  };
+  return pictureOutputSize(picture.width, picture.height);
 }
 
 /**

@@ -3,6 +3,7 @@ import {
   INFERENCE_DEFAULT_SIDE,
   INPUT_PICTURE_FIELDS,
   MAX_JOB_OUTPUTS,
+  pictureOutputSize,
   SKYBOX_DEFAULT_WIDTH,
 } from '@genasset/contracts';
 import type { Engine, EngineContext, EngineJob, EngineResult, InputImage, StoredOutput } from '../engine';
@@ -158,11 +159,7 @@ export class PreviewEngine implements Engine {
     }
     if (base) {
       const { width, height } = await sizeOf(base.bytes, base.field);
-      const scale = Math.min(1, 2048 / Math.max(width, height));
-      return {
-        width: Math.max(16, Math.round(width * scale)),
-        height: Math.max(16, Math.round(height * scale)),
-      };
+      return pictureOutputSize(width, height);
     }
     return job.jobType === 'inference'
       ? { width: INFERENCE_DEFAULT_SIDE, height: INFERENCE_DEFAULT_SIDE }
