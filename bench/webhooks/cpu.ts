@@ -2,7 +2,8 @@ import { readdirSync, readFileSync } from 'node:fs';
 
 /**
  * CPU time (ms) of the processes taking part, from /proc (Linux only; zeros
- * elsewhere): where a run's CPU went, for BENCH_VERBOSE.
+ * elsewhere): where a run's CPU went, for BENCH_VERBOSE. `idle` is the
+ * machine's idle time over all cores: what the run left unused.
  */
 export function cpuSnapshot(
   groups: Record<string, (commandLine: string, pid: number) => boolean>,
@@ -24,6 +25,12 @@ export function cpuSnapshot(
     } catch {
       // the process ended meanwhile
     }
+  }
+  try {
+    const [, , , , idle, iowait] = readFileSync('/proc/stat', 'utf8').split('\n')[0].split(/\s+/);
+    totals.idle = (Number(idle) + Number(iowait)) * 10;
+  } catch {
+    // not Linux
   }
   return totals;
 }

@@ -1,6 +1,11 @@
 import { createEnvelope, JobSucceeded, prefixedId, type JobLifecycleData } from '@genasset/contracts';
 import { createKafka } from '@genasset/messaging';
-import type { Producer } from 'kafkajs';
+import type { Message, Producer } from 'kafkajs';
+
+export interface FactBatch {
+  jobIds: string[];
+  messages: Message[];
+}
 
 export interface Tenancy {
   teamId: string;
@@ -25,13 +30,13 @@ export class FactProducer {
   }
 
   /**
-   * One batch of `count` facts; resolves with [jobId, publishedAt] pairs once the broker acknowledged.
+   * One batch of `count` facts, built but not sent: job-service's relay publishes envelopes it
+   * serialised when it wrote them to its outbox, so building them is not part of publishing.
    * `timed`: job ids start with `job_L`, so the receiver records when they arrive.
    */
-  async publish(tenancy: Tenancy, count: number, offset: number, timed = false): Promise<[string, number][]> {
-    const publishedAt = Date.now();
-    const sent: [string, number][] = [];
-    const messages = [];
+  static prepare(tenancy: Tenancy, count: number, offset: number, timed = false): FactBatch {
+    const jobIds: string[] = [];
+    const messages: Message[] = [];
     for (let i = 0; i < count; i++) {
       const data: JobLifecycleData = {
         jobId: timed ? `job_L${prefixedId('job').slice(4)}` : prefixedId('job'),
@@ -43,10 +48,16 @@ export class FactProducer {
       };
       const envelope = createEnvelope(JobSucceeded, data, { producer: 'job-service' });
       messages.push({ key: envelope.key, value: JSON.stringify(envelope) });
-      sent.push([data.jobId, publishedAt]);
+      jobIds.push(data.jobId);
     }
-    await this.producer.send({ topic: JobSucceeded.topic, acks: -1, messages });
-    return sent;
+    return { jobIds, messages };
+  }
+
+  /** Sends a prepared batch; resolves with [jobId, publishedAt] pairs once the broker acknowledged. */
+  async send(batch: FactBatch): Promise<[string, number][]> {
+    const publishedAt = Date.now();
+    await this.producer.send({ topic: JobSucceeded.topic, acks: -1, messages: batch.messages });
+    return batch.jobIds.map((jobId) => [jobId, publishedAt]);
   }
 
   async close(): Promise<void> {

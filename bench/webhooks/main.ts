@@ -26,13 +26,15 @@ import {
 import { measureBaseline } from './baseline';
 import { cpuDelta, cpuSnapshot } from './cpu';
 import { databaseWork, describeWork } from './db-stats';
-import { FactProducer, type Tenancy } from './facts';
+import { FactProducer, type FactBatch, type Tenancy } from './facts';
 
 const TARGET_PER_SECOND = 5_000;
 const TARGET_RATIO = 0.2;
 const TARGET_P99_MS = 100;
 
 const EVENTS = Number(process.env.BENCH_EVENTS ?? 30_000);
+/** Facts through the whole path before anything is measured (README: why so many). */
+const WARMUP = Number(process.env.BENCH_WARMUP ?? 5_000);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 64);
 const ENDPOINTS = Number(process.env.BENCH_ENDPOINTS ?? 8);
 /** Dispatcher processes (replicas share the intake's partitions and the delivery queue). */
@@ -66,7 +68,9 @@ async function main(): Promise<void> {
     const baselineRuns: { perSecond: number; ms: number }[] = [];
     for (let i = 0; i < Math.max(1, Number(process.env.BENCH_BASELINE_RUNS ?? 3)); i++)
       baselineRuns.push(await measureBaseline(`${receiverUrl}/baseline`, EVENTS, CONNECTIONS));
-    const baseline = [...baselineRuns].sort((a, b) => a.perSecond - b.perSecond)[Math.floor(baselineRuns.length / 2)];
+    const baseline = [...baselineRuns].sort((a, b) => a.perSecond - b.perSecond)[
+      Math.floor(baselineRuns.length / 2)
+    ];
     console.log(
       `baseline  signed POSTs (undici, ${CONNECTIONS} connections):             ${baseline.perSecond} requests/s (median of ${baselineRuns.map((r) => r.perSecond).join(', ')})`,
     );
@@ -129,6 +133,9 @@ async function main(): Promise<void> {
         WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true',
         WEBHOOK_MAX_IN_FLIGHT: String(Math.ceil(CONNECTIONS / REPLICAS)),
         WEBHOOK_ENDPOINT_CONCURRENCY: String(Math.ceil(CONNECTIONS / REPLICAS / ENDPOINTS)),
+        ...(process.env.BENCH_DISPATCHER_NODE_OPTIONS
+          ? { NODE_OPTIONS: process.env.BENCH_DISPATCHER_NODE_OPTIONS }
+          : {}),
       });
       processes.push(dispatcher);
       dispatchers.push(dispatcher);
@@ -182,16 +189,20 @@ async function main(): Promise<void> {
     };
 
     const workBefore = await databaseWork(db);
-    // Warm-up: consumer fetching, pools connected, code paths compiled.
+    // Warm-up: consumer fetching, pools connected, hot code optimised by V8 (a few thousand
+    // deliveries: after 500 the dispatcher still spent a tenth of its CPU compiling).
     let since = (await received()).requests;
-    await producer.publish(tenancy, 500, 0);
-    await settled(since, 500, Date.now());
+    for (const batch of batches(tenancy, WARMUP, 500)) await producer.send(batch);
+    await settled(since, WARMUP, Date.now());
 
     // (b) Sustained: publish N facts as fast as the producer goes; done when every delivery is recorded.
     since = (await received()).requests;
+    const sustained = batches(tenancy, EVENTS, 500);
     let cpuBefore = cpu();
+    // A mark for tools that sample the processes during this run only (perf, schedstat).
+    if (process.env.BENCH_VERBOSE) console.log('sustained run: publishing');
     const started = Date.now();
-    for (let i = 0; i < EVENTS; i += 500) await producer.publish(tenancy, Math.min(500, EVENTS - i), i);
+    for (const batch of sustained) await producer.send(batch);
     const publishedMs = Date.now() - started;
     const sustainedMs = await settled(since, EVENTS, started);
     const perSecond = Math.round((EVENTS / sustainedMs) * 1000);
@@ -209,6 +220,7 @@ async function main(): Promise<void> {
     const perTick = Math.max(1, Math.round((RATE * TICK_MS) / 1000));
     const ticks = Math.round((LATENCY_SECONDS * 1000) / TICK_MS);
     const expected = ticks * perTick;
+    const timed = batches(tenancy, expected, perTick, true);
     since = (await received()).requests;
     cpuBefore = cpu();
     const sending: Promise<void>[] = [];
@@ -217,9 +229,7 @@ async function main(): Promise<void> {
       const wait = t0 + k * TICK_MS - Date.now();
       if (wait > 0) await new Promise((r) => setTimeout(r, wait));
       sending.push(
-        producer
-          .publish(tenancy, perTick, k * perTick, true)
-          .then((sent) => sent.forEach(([jobId, at]) => publishedAt.set(jobId, at))),
+        producer.send(timed[k]).then((sent) => sent.forEach(([jobId, at]) => publishedAt.set(jobId, at))),
       );
     }
     const achievedRate = Math.round((expected / (Date.now() - t0)) * 1000);
@@ -274,6 +284,14 @@ async function main(): Promise<void> {
     await database.drop();
     rmSync(dataDir, { recursive: true, force: true });
   }
+}
+
+/** `count` facts in batches of `size`, spread over the tenancy's projects. */
+function batches(tenancy: Tenancy, count: number, size: number, timed = false): FactBatch[] {
+  const result: FactBatch[] = [];
+  for (let i = 0; i < count; i += size)
+    result.push(FactProducer.prepare(tenancy, Math.min(size, count - i), i, timed));
+  return result;
 }
 
 /** Deliveries still to attempt or retry (the partial index of pending deliveries: cheap to count). */
@@ -352,7 +370,9 @@ async function takenBy(metricsUrls: readonly string[]): Promise<{ handoff: numbe
   for (const url of metricsUrls) {
     const text = await (await fetch(url)).text();
     for (const source of ['handoff', 'claim'] as const) {
-      const line = text.split('\n').find((l) => l.startsWith(`webhook_dispatch_taken_total{source="${source}"}`));
+      const line = text
+        .split('\n')
+        .find((l) => l.startsWith(`webhook_dispatch_taken_total{source="${source}"}`));
       taken[source] += line ? Number(line.split(' ').pop()) : 0;
     }
   }
