@@ -65,4 +65,19 @@ describe('attempt outcomes', () => {
       transportFailure(new Error('x'.repeat(2_000)), at, 1, 1_000, false).error!.length,
     ).toBeLessThanOrEqual(300);
   });
+
+  it('records a reason PostgreSQL can store: no NUL, no half surrogate pair, even where the cut falls', () => {
+    const tls = transportFailure(
+      err('ERR_TLS_CERT_ALTNAME_INVALID', 'not in the cert: DNS:bank.example\u0000.evil'),
+      at,
+      1,
+      30_000,
+      false,
+    );
+    expect(tls.error).toContain('bank.example\ufffd.evil');
+    // 298 characters, then an emoji the 300-character cut goes through.
+    const long = transportFailure(new Error(`${'x'.repeat(298)}😀😀`), at, 1, 30_000, false);
+    expect(long.error).toHaveLength(300);
+    expect(long.error).toMatch(/^x{298}\ufffd…$/);
+  });
 });

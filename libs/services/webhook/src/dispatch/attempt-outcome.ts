@@ -84,6 +84,14 @@ export function transportFailure(
   );
 }
 
+const UNSTORABLE = /\u0000|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
+
+/**
+ * At most `max` characters, and text PostgreSQL stores: a NUL or half a surrogate pair (a
+ * certificate name in a TLS error, a cut through an emoji) would fail the recording statement
+ * every time, so the attempt would never be recorded. Those become U+FFFD.
+ */
 function truncate(text: string, max = 300): string {
-  return text.length <= max ? text : `${text.slice(0, max - 1)}…`;
+  const short = text.length <= max ? text : `${text.slice(0, max - 1)}…`;
+  return short.replace(UNSTORABLE, '\ufffd');
 }

@@ -27,7 +27,8 @@ describe('deliveryBody', () => {
   });
 
   it.each([
-    ['not an object', 'x', /not a JSON object/],
+    ['not an object', 42, /not a JSON object/],
+    ['text that is not JSON', 'x', /not JSON/],
     ['an array', [], /not a JSON object/],
     ['another delivery’s id', { id: 'whevent_other', type: 't', data: {} }, /does not match/],
     ['no type', { id: 'whevent_3', data: {} }, /no type/],
@@ -49,7 +50,29 @@ describe('deliveryBody', () => {
         version: 1,
       }),
     );
-    const sent = deliveryBody('whevent_1', JSON.parse(stored));
+    const sent = deliveryBody('whevent_1', stored);
     expect(sent.ok && sent.bytes.toString('utf8')).toBe(stored);
+  });
+
+  it('sends the stored text as it is when it starts with this delivery’s id and type', () => {
+    const stored = '{"id":"whevent_4","type":"generation.completed","data":{"z":1,"a":"\\u00e9"}}';
+    const sent = deliveryBody('whevent_4', stored);
+    expect(sent.ok && sent.bytes.toString('utf8')).toBe(stored);
+  });
+
+  it('rewrites other stored text in the canonical order, and refuses what is not JSON or another delivery’s', () => {
+    // jsonb's key order, as rows written before the column kept the intake's text.
+    const legacy = '{"id": "whevent_5", "data": {"jobId": "job_1"}, "type": "generation.completed"}';
+    const sent = deliveryBody('whevent_5', legacy);
+    expect(sent.ok && sent.bytes.toString('utf8')).toBe(
+      '{"id":"whevent_5","type":"generation.completed","data":{"jobId":"job_1"}}',
+    );
+    expect(deliveryBody('whevent_5', '{"id":"whevent_5","type":')).toEqual({
+      ok: false,
+      reason: 'payload is not JSON',
+    });
+    const other = deliveryBody('whevent_6', '{"id":"whevent_5","type":"generation.completed","data":{}}');
+    expect(!other.ok && other.reason).toMatch(/does not match/);
+    expect(deliveryBody('whevent_6', '"text"').ok).toBe(false);
   });
 });

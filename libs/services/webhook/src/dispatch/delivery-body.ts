@@ -3,11 +3,27 @@
  * spec's fields first in a fixed order, so every attempt of one delivery
  * sends (and signs) the same bytes. Returns a reason instead when the stored
  * payload cannot be delivered (a service-side error, recorded as -1).
+ *
+ * `stored` is the payload column's text. The intake stores eventBody's JSON
+ * (the json type keeps it verbatim), which starts with this delivery's id and
+ * then its type: that text is sent as it is, with no parse and no
+ * re-serialisation. Any other text (rows written before the column kept the
+ * intake's key order) is parsed and written in the canonical order.
  */
 export function deliveryBody(
   deliveryId: string,
-  payload: unknown,
+  stored: unknown,
 ): { ok: true; bytes: Buffer } | { ok: false; reason: string } {
+  let payload = stored;
+  if (typeof stored === 'string') {
+    if (stored.startsWith(`{"id":${JSON.stringify(deliveryId)},"type":"`) && stored.endsWith('}'))
+      return { ok: true, bytes: Buffer.from(stored, 'utf8') };
+    try {
+      payload = JSON.parse(stored);
+    } catch {
+      return { ok: false, reason: 'payload is not JSON' };
+    }
+  }
   if (payload === null || typeof payload !== 'object' || Array.isArray(payload)) {
     return { ok: false, reason: 'payload is not a JSON object' };
   }

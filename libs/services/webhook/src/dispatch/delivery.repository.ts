@@ -5,7 +5,8 @@ import type { AttemptResult } from './attempt-outcome';
 export interface ClaimedDelivery {
   id: string;
   endpointId: string;
-  payload: unknown;
+  /** The payload column's JSON text, as stored (deliveryBody). */
+  payload: string;
   /** Attempts made before this one. */
   attemptCount: number;
   url: string;
@@ -86,31 +87,32 @@ const CLAIM_SQL = `
        SET lease_until = now() + $7 * interval '1 millisecond'
       FROM chosen, ${S}.webhook_endpoints e
      WHERE d.id = chosen.id AND e.id = d.endpoint_id
-    RETURNING d.id, d.endpoint_id, d.payload, d.attempt_count, e.url, e.secret_ciphertext, d.trace_context
+    RETURNING d.id, d.endpoint_id, d.payload::text AS payload, d.attempt_count, e.url, e.secret_ciphertext, d.trace_context
   )
   SELECT claimed.*, n.candidates
     FROM (SELECT count(*)::int AS candidates FROM candidates) n
     LEFT JOIN claimed ON true`;
 
 /**
- * Records a batch of outcomes ($1–$6, one element per attempt) with the schedule ($7 attempts at
- * most, $8 delays in ms): delivery state, attempt rows and endpoint counters in one statement.
- * The attempt's own values come back with each updated row, so no CTE joins another.
+ * Records a batch of outcomes ($1: the AttemptResults as one JSON array) with the schedule ($2
+ * attempts at most, $3 delays in ms): delivery state, attempt rows and endpoint counters in one
+ * statement. The attempt's own values come back with each updated row, so no CTE joins another.
  * Returns the next attempt time of every delivery left `retrying`.
  */
 const RECORD_SQL = `
   WITH r AS (
-    SELECT *
-      FROM unnest($1::text[], $2::int[], $3::timestamptz[], $4::int[], $5::text[], $6::boolean[])
-        AS r(id, code, sent_at, duration_ms, error, ok)
+    SELECT r."deliveryId" AS id, r."responseStatusCode" AS code, r."sentAt" AS sent_at,
+           r."durationMs" AS duration_ms, r.error, r.ok
+      FROM json_to_recordset($1::json)
+        AS r("deliveryId" text, "responseStatusCode" int, "sentAt" timestamptz, "durationMs" int, error text, ok boolean)
   ), upd AS (
     UPDATE ${S}.webhook_deliveries d
        SET status = CASE WHEN d.status NOT IN ${PENDING} THEN d.status
                          WHEN r.ok THEN 'success'
-                         WHEN d.attempt_count + 1 >= $7 THEN 'failed'
+                         WHEN d.attempt_count + 1 >= $2 THEN 'failed'
                          ELSE 'retrying' END,
-           next_attempt_at = CASE WHEN d.status NOT IN ${PENDING} OR r.ok OR d.attempt_count + 1 >= $7 THEN NULL
-                                  ELSE r.sent_at + (r.duration_ms + ($8::int[])[d.attempt_count + 1]) * interval '1 millisecond' END,
+           next_attempt_at = CASE WHEN d.status NOT IN ${PENDING} OR r.ok OR d.attempt_count + 1 >= $2 THEN NULL
+                                  ELSE r.sent_at + (r.duration_ms + ($3::int[])[d.attempt_count + 1]) * interval '1 millisecond' END,
            attempt_count = d.attempt_count + 1,
            lease_until = NULL,
            sent_at = r.sent_at,
@@ -177,7 +179,7 @@ export class DeliveryRepository {
     const rows = await this.statements.query<{
       id: string | null;
       endpoint_id: string;
-      payload: unknown;
+      payload: string;
       attempt_count: number;
       url: string;
       secret_ciphertext: string;
@@ -228,16 +230,9 @@ export class DeliveryRepository {
     schedule: { retryDelaysMs: readonly number[]; maxAttempts: number },
   ): Promise<Date[]> {
     if (results.length === 0) return [];
-    const params = [
-      results.map((r) => r.deliveryId),
-      results.map((r) => r.responseStatusCode),
-      results.map((r) => r.sentAt.toISOString()),
-      results.map((r) => r.durationMs),
-      results.map((r) => r.error),
-      results.map((r) => r.ok),
-      schedule.maxAttempts,
-      schedule.retryDelaysMs,
-    ];
+    // One JSON text for the batch (as the intake sends its rows): built natively, where six
+    // array parameters were each escaped element by element by the driver.
+    const params = [JSON.stringify(results), schedule.maxAttempts, schedule.retryDelaysMs];
     const rows = await this.statements.query<{ next_attempt_at: Date }>(RECORD_SQL, params);
     return rows.map((r) => r.next_attempt_at);
   }

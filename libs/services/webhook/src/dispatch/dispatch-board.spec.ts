@@ -4,7 +4,7 @@ import { DispatchBoard } from './dispatch-board';
 const delivery = (endpointId: string, n: number): ClaimedDelivery => ({
   id: `whevent_${endpointId}_${n}`,
   endpointId,
-  payload: {},
+  payload: '{}',
   attemptCount: 0,
   url: 'https://example.com',
   secretCiphertext: 'c',

@@ -30,7 +30,8 @@ export interface NewDelivery {
 export interface LeasedDelivery {
   id: string;
   endpointId: string;
-  payload: unknown;
+  /** The stored JSON text (what the workers send). */
+  payload: string;
   traceContext: string | null;
 }
 
@@ -50,7 +51,7 @@ const MATCH_SQL = `
 // A fact seen again (redelivery after a crash between commit and offset
 // commit, or a replay) finds its (endpoint, fact) rows and adds nothing. Rows
 // with a lease_ms are written leased to this process's worker and come back
-// as stored (the payload parsed from its text, as a claim would read it); the
+// as stored (the payload as its JSON text, as a claim reads it); the
 // others wake the workers with a NOTIFY, which is transactional: at commit,
 // never for a rollback. The join keeps one row even when none came back, so
 // the NOTIFY is always evaluated. The batch is json, not jsonb: a json field
@@ -67,7 +68,7 @@ const INSERT_SQL = `
   ), notified AS (
     SELECT count(pg_notify($2, n::text)) AS n FROM (SELECT count(*) AS n FROM written WHERE NOT leased) c WHERE n > 0
   )
-  SELECT w.id, w.endpoint_id AS "endpointId", w.payload, w.trace_context AS "traceContext"
+  SELECT w.id, w.endpoint_id AS "endpointId", w.payload::text AS payload, w.trace_context AS "traceContext"
     FROM notified LEFT JOIN written w ON w.leased`;
 
 /** Writes delivery records for a batch of public events with two statements, inside the handler's transaction. */
