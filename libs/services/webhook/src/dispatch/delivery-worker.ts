@@ -335,20 +335,22 @@ export class DeliveryWorker implements DeliveryHandoffPort {
   }
 
   private launch(delivery: ClaimedDelivery): void {
-    const attempt = this.attempt(delivery)
-      .then((result) => {
-        if (result) this.recorder.add(result);
-      })
-      .catch((error: unknown) =>
-        this.logger.error(`attempt of ${delivery.id} failed unexpectedly: ${message(error)}`),
-      )
-      .finally(() => {
-        this.inFlight.delete(delivery.id);
-        this.board.done(delivery);
-        if (this.running) this.pump();
-        if (this.limited && this.board.room >= this.claimThreshold) this.wake();
-      });
-    this.inFlight.set(delivery.id, attempt);
+    this.inFlight.set(delivery.id, this.attemptAndRecord(delivery));
+  }
+
+  /** One async function rather than a then/catch/finally chain: one promise per attempt, not three. */
+  private async attemptAndRecord(delivery: ClaimedDelivery): Promise<void> {
+    try {
+      const result = await this.attempt(delivery);
+      if (result) this.recorder.add(result);
+    } catch (error) {
+      this.logger.error(`attempt of ${delivery.id} failed unexpectedly: ${message(error)}`);
+    } finally {
+      this.inFlight.delete(delivery.id);
+      this.board.done(delivery);
+      if (this.running) this.pump();
+      if (this.limited && this.board.room >= this.claimThreshold) this.wake();
+    }
   }
 
   /** One attempt; undefined when shutdown abandoned it (not recorded, claim given back). */
@@ -356,11 +358,13 @@ export class DeliveryWorker implements DeliveryHandoffPort {
     const of = { deliveryId: delivery.id, endpointId: delivery.endpointId };
     const body = deliveryBody(delivery.id, delivery.payload);
     if (!body.ok) return { ...of, ...serviceFailure(body.reason) };
-    let target;
-    try {
-      target = await this.targets.get(delivery.endpointId, delivery.url, delivery.secretCiphertext);
-    } catch (error) {
-      return { ...of, ...serviceFailure(message(error)) };
+    let target = this.targets.peek(delivery.endpointId, delivery.url, delivery.secretCiphertext);
+    if (!target) {
+      try {
+        target = await this.targets.get(delivery.endpointId, delivery.url, delivery.secretCiphertext);
+      } catch (error) {
+        return { ...of, ...serviceFailure(message(error)) };
+      }
     }
     this.counts.attempted++;
     const post = { url: target.url, secret: target.secret, body: body.bytes };

@@ -19,6 +19,9 @@ describe('EndpointTargets', () => {
     const a = await targets.get('we_1', 'https://a.example/h', 'c1');
     const b = await targets.get('we_1', 'https://a.example/h', 'c1');
     expect(a).toBe(b);
+    expect(targets.peek('we_1', 'https://a.example/h', 'c1')).toBe(a);
+    expect(targets.peek('we_1', 'https://a.example/h', 'c2')).toBeUndefined();
+    expect(targets.peek('we_2', 'https://a.example/h', 'c1')).toBeUndefined();
     expect(a.secret).toBe('whsec_c1');
     expect(secrets.calls).toEqual(['c1']);
     // An updated URL is used at once.
@@ -30,6 +33,7 @@ describe('EndpointTargets', () => {
     const secrets = box();
     const targets = new EndpointTargets(secrets, { allowHttp: false }, 0);
     await targets.get('we_1', 'https://a.example/h', 'c1');
+    expect(targets.peek('we_1', 'https://a.example/h', 'c1')).toBeUndefined();
     await targets.get('we_1', 'https://a.example/h', 'c1');
     expect(secrets.calls).toHaveLength(2);
   });

@@ -31,12 +31,19 @@ export class EndpointTargets {
     private readonly maxEntries = 10_000,
   ) {}
 
+  /** The target when it is cached and current: no promise on the hot path (get() makes one). */
+  peek(endpointId: string, rawUrl: string, ciphertext: string, now = Date.now()): EndpointTarget | undefined {
+    const cached = this.entries.get(endpointId);
+    return cached && cached.expiresAt > now && cached.rawUrl === rawUrl && cached.ciphertext === ciphertext
+      ? cached.target
+      : undefined;
+  }
+
   /** Throws a service-side error message when the endpoint cannot be sent to. */
   async get(endpointId: string, rawUrl: string, ciphertext: string): Promise<EndpointTarget> {
     const now = Date.now();
-    const cached = this.entries.get(endpointId);
-    if (cached && cached.expiresAt > now && cached.rawUrl === rawUrl && cached.ciphertext === ciphertext)
-      return cached.target;
+    const cached = this.peek(endpointId, rawUrl, ciphertext, now);
+    if (cached) return cached;
 
     let url: URL;
     try {
