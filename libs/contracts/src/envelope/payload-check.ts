@@ -36,12 +36,16 @@ const plans = new Map<unknown, PropertyPlan[] | null>();
 export function passesCompiledChecks(instance: object): boolean {
   const plan = planOf(instance.constructor);
   if (plan === null) return false;
-  const targetName = instance.constructor?.name;
+  // One arguments object for every check of this call: the constraint functions read it
+  // synchronously, and a fresh one per check was most of what validating an event allocated.
+  const args = { targetName: instance.constructor?.name, property: '', object: instance, value: undefined as unknown, constraints: [] as unknown[] };
   for (const property of plan) {
     const value = (instance as Record<string, unknown>)[property.name];
     if (!property.conditions.every((condition) => condition(instance, value))) continue;
+    args.property = property.name;
+    args.value = value;
     for (const check of property.checks) {
-      const args = { targetName, property: property.name, object: instance, value, constraints: check.constraints };
+      args.constraints = check.constraints;
       if (check.each && (value instanceof Set || value instanceof Map)) return false;
       if (check.each && Array.isArray(value)) {
         for (const item of value) if (!accepted(check.validate(item, args))) return false;
