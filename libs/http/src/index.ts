@@ -14,7 +14,6 @@ export { type ApiErrorBody, ApiErrorResponse, renderErrorBody } from './errors/a
 export { ApiExceptionFilter } from './errors/api-exception.filter';
 export { toApiError } from './errors/to-api-error';
 export { createValidationPipe, flattenValidationErrors } from './validation/validation.pipe';
-export { isUnstorable, unstorableMessage, unstorablePath } from './validation/unstorable';
 export { Omittable } from './validation/omittable';
 export { validateBody, refusedFields, acceptedBody, type BodyVerdict } from './validation/validate-body';
 export {

@@ -4,6 +4,7 @@ import type { EventDefinition } from './define-event';
 import { EventEnvelope } from './event-envelope';
 import { passesCompiledChecks } from './payload-check';
 import { toPayloadInstance } from './payload-instance';
+import { mayHoldUnstorable, unstorableMessage, unstorablePath } from '../text/unstorable';
 
 export type EnvelopeCheck =
   { ok: true; envelope: EventEnvelope; definition?: EventDefinition } | { ok: false; reason: string };
@@ -75,14 +76,21 @@ export function validateEnvelope(
   registry: ReadonlyMap<string, EventDefinition>,
 ): EnvelopeCheck {
   if (raw === null) return { ok: false, reason: 'message has no value' };
+  const text = raw.toString();
   let parsed: unknown;
   try {
-    parsed = JSON.parse(raw.toString());
+    parsed = JSON.parse(text);
   } catch (error) {
     return { ok: false, reason: `message is not JSON: ${(error as Error).message}` };
   }
   if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
     return { ok: false, reason: 'message is not a JSON object' };
+  }
+  // Text no handler could store (a NUL, half a surrogate pair) would fail every retry: refused here,
+  // naming where it is. One scan of the text; the walk only when an escape makes it necessary.
+  if (mayHoldUnstorable(text)) {
+    const at = unstorablePath(parsed);
+    if (at !== undefined) return { ok: false, reason: unstorableMessage(at || '(envelope)') };
   }
   let envelope: EventEnvelope;
   if (isCanonicalEnvelope(parsed)) {

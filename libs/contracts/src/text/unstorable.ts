@@ -9,6 +9,17 @@ export function isUnstorable(text: string): boolean {
   return UNSTORABLE.test(text);
 }
 
+/**
+ * Whether the value parsed from this JSON text may hold such text: a `\u0000` escape, a
+ * surrogate escape (paired or not), or a surrogate itself (an emoji). False, found by one native
+ * scan without parsing, means it holds none; true means unstorablePath must look.
+ */
+const MAYBE_UNSTORABLE_JSON = /\\u0000|\\u[dD][89a-fA-F]|[\u0000\ud800-\udfff]/;
+
+export function mayHoldUnstorable(json: string): boolean {
+  return MAYBE_UNSTORABLE_JSON.test(json);
+}
+
 export function unstorableMessage(field: string): string {
   return `${field} must not contain NUL characters (U+0000) or unpaired UTF-16 surrogates`;
 }

@@ -1,6 +1,6 @@
 import { ValidationPipe, type ArgumentMetadata, type ValidationError } from '@nestjs/common';
 import { ApiError, type FieldError } from '../errors/api-error';
-import { unstorableMessage, unstorablePath } from './unstorable';
+import { unstorableMessage, unstorablePath } from '@genasset/contracts';
 
 /**
  * The pipe every app uses: unknown properties are refused (not silently

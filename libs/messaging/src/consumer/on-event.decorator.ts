@@ -9,6 +9,7 @@ import {
 import { EventPattern } from '@nestjs/microservices';
 import { catchError, throwError, type Observable } from 'rxjs';
 import type { EventEnvelope } from '@genasset/contracts';
+import { TracingInterceptor } from '@genasset/observability';
 import { EventContext } from './event-context';
 
 export interface EventHandlerOptions {
@@ -49,8 +50,10 @@ export class CaptureEventErrors implements NestInterceptor {
 
 /**
  * Declares an event handler: `@OnEvent(TOPICS.jobLifecycle, { consumer: 'webhook-dispatcher' })`.
- * Equivalent to `@EventPattern(topic, { consumer, … })` plus error capture.
+ * Equivalent to `@EventPattern(topic, { consumer, … })` plus the consumer span (when tracing is
+ * on; event handlers do not inherit the app's global interceptors, see connectMessaging) and
+ * error capture.
  */
 export function OnEvent(topic: string, options: EventHandlerOptions): MethodDecorator {
-  return applyDecorators(EventPattern(topic, { ...options }), UseInterceptors(CaptureEventErrors));
+  return applyDecorators(EventPattern(topic, { ...options }), UseInterceptors(TracingInterceptor, CaptureEventErrors));
 }

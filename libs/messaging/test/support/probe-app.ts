@@ -14,6 +14,7 @@ import {
   type MessagingModuleOptions,
   type TransactionalClient,
 } from '../../src';
+import { createHttpApp } from '@genasset/http';
 import { PrismaClient } from '../src/generated/prisma/client';
 import { probeBatchController } from './probe-batch-handler';
 import { probeController, type ProbeHandlerOptions } from './probe-handler';
@@ -40,6 +41,8 @@ export interface ProbeAppOptions {
   /** Wraps the sink's Prisma client (the kill switch wraps `$transaction`). */
   readonly wrapSinkClient?: (client: PrismaClient) => PrismaClient;
   readonly logger?: LoggerService | false;
+  /** Built as every service's process is (createHttpApp: global validation pipe, HTTP error filter, logging). */
+  readonly httpApp?: boolean;
 }
 
 export interface ProbeApp {
@@ -104,10 +107,12 @@ export async function startProbeApp(options: ProbeAppOptions): Promise<ProbeApp>
   })
   class ProbeAppModule {}
 
-  const app = await NestFactory.create(ProbeAppModule, new FastifyAdapter(), {
-    logger: options.logger === undefined ? ['error', 'warn'] : options.logger,
-    abortOnError: false,
-  });
+  const app: INestApplication = options.httpApp
+    ? await createHttpApp(ProbeAppModule, { serviceName: 'probe', logLevel: 'warn', openapi: { title: 'probe' } })
+    : await NestFactory.create(ProbeAppModule, new FastifyAdapter(), {
+        logger: options.logger === undefined ? ['error', 'warn'] : options.logger,
+        abortOnError: false,
+      });
   const server = consume ? connectMessaging(app) : undefined;
   await app.init();
   if (!options.produce) await app.get<OutboxRelay>(relayToken(SOURCE_SCHEMA)).stop();

@@ -22,9 +22,9 @@ interface EnvelopeLike {
 /**
  * Makes the request's server span (HTTP) or a new consumer span (events) the
  * active context while a handler runs, so everything it does — outbox writes
- * above all — carries the trace on. Installed only when tracing is on
- * (createHttpApp), and applies to event handlers too: the messaging transport
- * inherits the app's global interceptors.
+ * above all — carries the trace on. A no-op while tracing is off: installed on
+ * the app by createHttpApp (tracing on), and on every event handler by @OnEvent
+ * (event handlers do not inherit the app's global enhancers).
  */
 @Injectable()
 export class TracingInterceptor implements NestInterceptor {

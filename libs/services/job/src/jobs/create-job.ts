@@ -8,7 +8,8 @@ import {
   prefixedId,
   type CreateJobCommand,
 } from '@genasset/contracts';
-import { flattenValidationErrors, unstorableMessage, unstorablePath } from '@genasset/http';
+import { unstorableMessage, unstorablePath } from '@genasset/contracts';
+import { flattenValidationErrors } from '@genasset/http';
 import { Outbox } from '@genasset/messaging';
 import { CREDIT_LEDGER, type CreditLedger } from '../credits/credit-ledger';
 import { CreateJobDto } from '../internal/dto/create-job.dto';
