@@ -306,7 +306,7 @@ async function totals(db: PostgresConnection) {
   const [row] = await db.query<{ deliveries: number; success: number; attempts: number; calls: number }>(
     `SELECT (SELECT count(*)::int FROM webhooks.webhook_deliveries) AS deliveries,
             (SELECT count(*)::int FROM webhooks.webhook_deliveries WHERE status = 'success') AS success,
-            (SELECT count(*)::int FROM webhooks.webhook_attempts) AS attempts,
+            (SELECT sum(jsonb_array_length(attempts))::int FROM webhooks.webhook_deliveries) AS attempts,
             (SELECT sum(nb_total_calls)::int FROM webhooks.webhook_endpoints) AS calls`,
   );
   return row;

@@ -1,19 +1,11 @@
 import { Injectable } from '@nestjs/common';
-import type { WebhookAttempt, WebhookDelivery } from '../generated/prisma/client';
+import type { WebhookDelivery } from '../generated/prisma/client';
 import type { WebhookOwner } from '../owners/webhook-owner';
 import { WebhookPrisma } from '../webhook.prisma';
 import type { DeliveryCursor } from './pagination-token';
 
-export type DeliveryWithAttempts = WebhookDelivery & {
-  attempts: Pick<WebhookAttempt, 'responseStatusCode' | 'sentAt'>[];
-};
-
-const withAttempts = {
-  attempts: {
-    select: { responseStatusCode: true, sentAt: true },
-    orderBy: [{ sentAt: 'asc' as const }, { id: 'asc' as const }],
-  },
-};
+/** A delivery row; its `attempts` column holds the attempts, oldest first (migration 0005). */
+export type DeliveryWithAttempts = WebhookDelivery;
 
 /** Read side of the delivery log. Every read is scoped to an endpoint of the caller's owner. */
 @Injectable()
@@ -44,14 +36,12 @@ export class DeliveriesRepository {
       },
       orderBy: [{ createdAt: 'desc' }, { id: 'desc' }],
       take: size + 1,
-      include: withAttempts,
     });
   }
 
   find(owner: WebhookOwner, endpointId: string, id: string): Promise<DeliveryWithAttempts | null> {
     return this.prisma.webhookDelivery.findFirst({
       where: { id, endpointId, endpoint: { ownerType: owner.type, ownerId: owner.id } },
-      include: withAttempts,
     });
   }
 }

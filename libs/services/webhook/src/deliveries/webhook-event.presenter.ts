@@ -9,13 +9,23 @@ export function presentDelivery(row: DeliveryWithAttempts): WebhookEventRecord {
     type: row.type,
     status: row.status as DeliveryStatus,
     payload: row.payload as Record<string, unknown>,
-    attempts: row.attempts.map((a) => ({
+    attempts: storedAttempts(row.attempts).map((a) => ({
       responseStatusCode: a.responseStatusCode,
-      sentAt: a.sentAt.toISOString(),
+      sentAt: new Date(a.sentAt).toISOString(),
     })),
     createdAt: row.createdAt.toISOString(),
     // Always present (spec, and upstream requires it): before any attempt, when the event was recorded.
     sentAt: (row.sentAt ?? row.createdAt).toISOString(),
     updatedAt: row.updatedAt.toISOString(),
   };
+}
+
+/** An entry of the `attempts` column as the recorder writes it (durationMs and error stay in). */
+interface StoredAttempt {
+  responseStatusCode: number;
+  sentAt: string;
+}
+
+function storedAttempts(value: unknown): StoredAttempt[] {
+  return Array.isArray(value) ? (value as StoredAttempt[]) : [];
 }

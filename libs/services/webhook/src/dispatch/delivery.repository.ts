@@ -95,16 +95,15 @@ const CLAIM_SQL = `
 
 /**
  * Records a batch of outcomes ($1: the AttemptResults as one JSON array) with the schedule ($2
- * attempts at most, $3 delays in ms): delivery state, attempt rows and endpoint counters in one
- * statement. The attempt's own values come back with each updated row, so no CTE joins another.
- * Returns the next attempt time of every delivery left `retrying`.
+ * attempts at most, $3 delays in ms): each delivery's state with the attempt appended to its
+ * `attempts`, and the endpoint counters, in one statement. Returns the next attempt time of every
+ * delivery left `retrying`.
  */
 const RECORD_SQL = `
   WITH r AS (
-    SELECT r."deliveryId" AS id, r."responseStatusCode" AS code, r."sentAt" AS sent_at,
-           r."durationMs" AS duration_ms, r.error, r.ok
+    SELECT *
       FROM json_to_recordset($1::json)
-        AS r("deliveryId" text, "responseStatusCode" int, "sentAt" timestamptz, "durationMs" int, error text, ok boolean)
+        AS r("deliveryId" text, "responseStatusCode" int, "sentAt" text, "durationMs" int, error text, ok boolean)
   ), upd AS (
     UPDATE ${S}.webhook_deliveries d
        SET status = CASE WHEN d.status NOT IN ${PENDING} THEN d.status
@@ -112,17 +111,16 @@ const RECORD_SQL = `
                          WHEN d.attempt_count + 1 >= $2 THEN 'failed'
                          ELSE 'retrying' END,
            next_attempt_at = CASE WHEN d.status NOT IN ${PENDING} OR r.ok OR d.attempt_count + 1 >= $2 THEN NULL
-                                  ELSE r.sent_at + (r.duration_ms + ($3::int[])[d.attempt_count + 1]) * interval '1 millisecond' END,
+                                  ELSE r."sentAt"::timestamptz + (r."durationMs" + ($3::int[])[d.attempt_count + 1]) * interval '1 millisecond' END,
            attempt_count = d.attempt_count + 1,
+           attempts = d.attempts || jsonb_build_object('responseStatusCode', r."responseStatusCode", 'sentAt', r."sentAt",
+                                                       'durationMs', r."durationMs", 'error', r.error),
            lease_until = NULL,
-           sent_at = r.sent_at,
+           sent_at = r."sentAt"::timestamptz,
            updated_at = now()
       FROM r
-     WHERE d.id = r.id
-    RETURNING d.id, d.endpoint_id, d.status, d.next_attempt_at, r.code, r.sent_at, r.duration_ms, r.error, r.ok
-  ), attempts AS (
-    INSERT INTO ${S}.webhook_attempts (delivery_id, response_status_code, sent_at, duration_ms, error)
-    SELECT id, code, sent_at, duration_ms, error FROM upd
+     WHERE d.id = r."deliveryId"
+    RETURNING d.endpoint_id, d.status, d.next_attempt_at, r.ok
   ), counters AS (
     UPDATE ${S}.webhook_endpoints e
        SET nb_total_calls = e.nb_total_calls + c.total,
@@ -216,8 +214,8 @@ export class DeliveryRepository {
 
   /**
    * Records a batch of attempts in one statement (one transaction): each
-   * delivery's status, attempt count, next attempt and lease; one attempt row
-   * each; both endpoint counters, aggregated per endpoint. The state machine
+   * delivery's status, attempt count, next attempt and lease, with the attempt
+   * appended to its `attempts`; both endpoint counters, aggregated per endpoint. The state machine
    * runs on the stored attempt count: success on 2xx; after a failure
    * `retrying` with the next attempt `delays[n]` after this one ended, or
    * `failed` once `maxAttempts` were made. A delivery deleted meanwhile (its
@@ -230,8 +228,8 @@ export class DeliveryRepository {
     schedule: { retryDelaysMs: readonly number[]; maxAttempts: number },
   ): Promise<Date[]> {
     if (results.length === 0) return [];
-    // One JSON text for the batch (as the intake sends its rows): built natively, where six
-    // array parameters were each escaped element by element by the driver.
+    // One JSON text for the batch (as the intake sends its rows), built natively; sentAt comes out
+    // as ISO 8601 UTC text (Date#toJSON), which the attempt entry keeps as written.
     const params = [JSON.stringify(results), schedule.maxAttempts, schedule.retryDelaysMs];
     const rows = await this.statements.query<{ next_attempt_at: Date }>(RECORD_SQL, params);
     return rows.map((r) => r.next_attempt_at);

@@ -48,11 +48,12 @@ const MATCH_SQL = `
      AND (f.type = ANY (e.enabled_events) OR '*' = ANY (e.enabled_events))
    ORDER BY f.i, e.created_at, e.id`;
 
-// A fact seen again (redelivery after a crash between commit and offset
-// commit, or a replay) finds its (endpoint, fact) rows and adds nothing. Rows
-// with a lease_ms are written leased to this process's worker and come back
-// as stored (the payload as its JSON text, as a claim reads it); the
-// others wake the workers with a NOTIFY, which is transactional: at commit,
+// Runs in the consumer's transaction after the inbox let these facts through:
+// a fact seen again (redelivery after a crash between commit and offset
+// commit, a rebalance overlap) never gets here, so no unique key on
+// (endpoint, fact) is needed (migration 0005). Rows with a lease_ms are
+// written leased to this process's worker and come back as stored (the
+// payload as its JSON text, as a claim reads it); the others wake the workers with a NOTIFY, which is transactional: at commit,
 // never for a rollback. The join keeps one row even when none came back, so
 // the NOTIFY is always evaluated. The batch is json, not jsonb: a json field
 // of json_to_recordset keeps its text as written, so each payload is stored
@@ -63,7 +64,6 @@ const INSERT_SQL = `
     SELECT d.id, d.endpoint_id, d.source_event_id, d.type, d.payload, 'created', now(), d.trace_context,
            now() + d.lease_ms * interval '1 millisecond'
       FROM json_to_recordset($1::json) AS d(id text, endpoint_id text, source_event_id text, type text, payload json, trace_context text, lease_ms int)
-    ON CONFLICT (endpoint_id, source_event_id) DO NOTHING
     RETURNING id, endpoint_id, payload, trace_context, lease_until IS NOT NULL AS leased
   ), notified AS (
     SELECT count(pg_notify($2, n::text)) AS n FROM (SELECT count(*) AS n FROM written WHERE NOT leased) c WHERE n > 0
@@ -83,10 +83,7 @@ export class DeliveryIntakeRepository {
     return tx.$queryRawUnsafe<EventTarget[]>(MATCH_SQL, JSON.stringify(rows));
   }
 
-  /**
-   * Status `created`, due now; wakes the delivery workers for the unleased.
-   * Returns the leased ones that were written (not those that existed before).
-   */
+  /** Status `created`, due now; wakes the delivery workers for the unleased. Returns the leased ones as stored. */
   async insert(tx: SqlClient, deliveries: readonly NewDelivery[]): Promise<LeasedDelivery[]> {
     if (deliveries.length === 0) return [];
     const rows = deliveries.map((d) => ({

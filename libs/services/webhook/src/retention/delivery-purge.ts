@@ -13,8 +13,8 @@ export interface PurgeOptions {
 }
 
 /**
- * Deletes deliveries older than the retention (their attempts go with them,
- * ON DELETE CASCADE) in batches, whatever their status: a delivery still
+ * Deletes deliveries older than the retention (their attempts are in the row)
+ * in batches, whatever their status: a delivery still
  * pending after 90 days (its endpoint stayed paused) is dropped unsent.
  * Runs every interval on every replica, but a transaction-scoped advisory lock
  * lets only one replica delete at a time; the others skip the batch.
@@ -54,10 +54,17 @@ export class DeliveryPurge {
         );
         if (!locked) return -1;
         const rows = await query<{ n: number }>(
+          // Each endpoint's oldest deliveries from its listing index (endpoint_id, created_at desc,
+          // id desc): no index of its own on created_at for every delivery to write (migration 0005).
           `WITH doomed AS (
-             SELECT id FROM webhooks.webhook_deliveries
-              WHERE created_at < now() - $1 * interval '1 millisecond'
-              ORDER BY created_at
+             SELECT old.id
+               FROM webhooks.webhook_endpoints e
+               CROSS JOIN LATERAL (
+                 SELECT d.id FROM webhooks.webhook_deliveries d
+                  WHERE d.endpoint_id = e.id AND d.created_at < now() - $1 * interval '1 millisecond'
+                  ORDER BY d.created_at
+                  LIMIT $2
+               ) old
               LIMIT $2
            ), gone AS (
              DELETE FROM webhooks.webhook_deliveries d USING doomed WHERE d.id = doomed.id RETURNING 1

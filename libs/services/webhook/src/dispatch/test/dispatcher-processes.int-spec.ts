@@ -129,7 +129,7 @@ describe('dispatcher processes', () => {
     expect([...unique].sort()).toEqual([...ids].sort()); // each delivered at least once, nothing foreign
     const duplicates = received.length - unique.size;
     const [{ attempts }] = await db.query<{ attempts: number }>(
-      `SELECT count(*)::int AS attempts FROM webhooks.webhook_attempts WHERE delivery_id = ANY ($1::text[])`,
+      `SELECT sum(jsonb_array_length(attempts))::int AS attempts FROM webhooks.webhook_deliveries WHERE id = ANY ($1::text[])`,
       [ids],
     );
     const [{ unfinished }] = await db.query<{ unfinished: number }>(
@@ -184,7 +184,7 @@ describe('dispatcher processes', () => {
     expect(received).toHaveLength(1_000);
     expect(new Set(received).size).toBe(1_000);
     const [{ attempts }] = await db.query<{ attempts: number }>(
-      `SELECT count(*)::int AS attempts FROM webhooks.webhook_attempts WHERE delivery_id = ANY ($1::text[])`,
+      `SELECT sum(jsonb_array_length(attempts))::int AS attempts FROM webhooks.webhook_deliveries WHERE id = ANY ($1::text[])`,
       [ids],
     );
     expect(attempts).toBe(1_000);

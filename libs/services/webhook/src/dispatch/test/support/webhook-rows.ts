@@ -84,17 +84,23 @@ export interface StoredDelivery {
   attempts: { response_status_code: number; sent_at: Date; duration_ms: number; error: string | null }[];
 }
 
+/** A delivery as stored, its `attempts` entries (oldest first) in the shape the tests read. */
 export async function stored(db: DatabaseConnection, deliveryId: string): Promise<StoredDelivery> {
-  const [delivery] = await db.query<Omit<StoredDelivery, 'attempts'>>(
-    `SELECT id, status, attempt_count, next_attempt_at, lease_until, sent_at FROM webhooks.webhook_deliveries WHERE id = $1`,
+  type Entry = { responseStatusCode: number; sentAt: string; durationMs: number; error: string | null };
+  const [delivery] = await db.query<Omit<StoredDelivery, 'attempts'> & { attempts: Entry[] }>(
+    `SELECT id, status, attempt_count, next_attempt_at, lease_until, sent_at, attempts FROM webhooks.webhook_deliveries WHERE id = $1`,
     [deliveryId],
   );
   if (!delivery) throw new Error(`delivery ${deliveryId} does not exist`);
-  const attempts = await db.query<StoredDelivery['attempts'][number]>(
-    `SELECT response_status_code, sent_at, duration_ms, error FROM webhooks.webhook_attempts WHERE delivery_id = $1 ORDER BY sent_at, id`,
-    [deliveryId],
-  );
-  return { ...delivery, attempts };
+  return {
+    ...delivery,
+    attempts: delivery.attempts.map((a) => ({
+      response_status_code: a.responseStatusCode,
+      sent_at: new Date(a.sentAt),
+      duration_ms: a.durationMs,
+      error: a.error,
+    })),
+  };
 }
 
 export async function counters(
