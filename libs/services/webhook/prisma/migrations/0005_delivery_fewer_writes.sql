@@ -4,7 +4,9 @@
 -- 1. Attempts live in their delivery's row, a jsonb array of a few entries (the spec allows 3
 --    attempts), instead of a table of their own: recording one is that row's update, not also an
 --    insert into a second table with two indexes and a foreign-key check. Entries keep what the
---    table kept: responseStatusCode, sentAt (ISO 8601 UTC), durationMs, error.
+--    table kept: responseStatusCode, sentAt (ISO 8601 UTC), durationMs, error. The move rewrites
+--    every delivery that has attempts, in the migration's transaction: on a large log, run it in a
+--    quiet hour.
 ALTER TABLE webhook_deliveries ADD COLUMN attempts jsonb NOT NULL DEFAULT '[]';
 UPDATE webhook_deliveries d
    SET attempts = a.list
