@@ -142,7 +142,7 @@ describe('dispatcher processes', () => {
     expect(duplicates).toBeLessThanOrEqual(atKill - (before.success ?? 0));
     console.log(
       `SIGKILL drill: ${atKill} requests received before the kill, ${before.success ?? 0} recorded success, ${leased} leased in flight; ` +
-        `after restart all 1000 success, ${received.length} requests in all, ${duplicates} duplicate(s), ${attempts} attempt rows`,
+        `after restart all 1000 success, ${received.length} requests in all, ${duplicates} duplicate(s), ${attempts} attempts recorded`,
     );
   });
 
