@@ -19,7 +19,7 @@ export {
 export { ProbeRecorded, ProbeRecordedData } from './events/probe.events';
 export { EVENT_DEFINITIONS, buildEventRegistry } from './events/registry';
 export { prefixedId } from './ids/prefixed-id';
-export { isUnstorable, mayHoldUnstorable, unstorableMessage, unstorablePath } from './text/unstorable';
+export { isUnstorable, mayHoldUnstorable, storable, unstorableMessage, unstorablePath } from './text/unstorable';
 export {
   JobCreated,
   JobStarted,

@@ -38,7 +38,13 @@ export function passesCompiledChecks(instance: object): boolean {
   if (plan === null) return false;
   // One arguments object for every check of this call: the constraint functions read it
   // synchronously, and a fresh one per check was most of what validating an event allocated.
-  const args = { targetName: instance.constructor?.name, property: '', object: instance, value: undefined as unknown, constraints: [] as unknown[] };
+  const args = {
+    targetName: instance.constructor?.name,
+    property: '',
+    object: instance,
+    value: undefined as unknown,
+    constraints: [] as unknown[],
+  };
   for (const property of plan) {
     const value = (instance as Record<string, unknown>)[property.name];
     if (!property.conditions.every((condition) => condition(instance, value))) continue;

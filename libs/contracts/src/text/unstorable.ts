@@ -4,9 +4,15 @@
  * would silently get U+FFFD). Whole pairs (emoji) are fine.
  */
 const UNSTORABLE = /\u0000|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
+const EVERY_UNSTORABLE = new RegExp(UNSTORABLE.source, 'g');
 
 export function isUnstorable(text: string): boolean {
   return UNSTORABLE.test(text);
+}
+
+/** The text with each NUL and half surrogate pair replaced by U+FFFD: for text we write ourselves (a reason). */
+export function storable(text: string): string {
+  return text.replace(EVERY_UNSTORABLE, '\ufffd');
 }
 
 /**

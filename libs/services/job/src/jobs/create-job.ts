@@ -6,9 +6,10 @@ import {
   JobCreated,
   JobWorkRequested,
   prefixedId,
+  unstorableMessage,
+  unstorablePath,
   type CreateJobCommand,
 } from '@genasset/contracts';
-import { unstorableMessage, unstorablePath } from '@genasset/contracts';
 import { flattenValidationErrors } from '@genasset/http';
 import { Outbox } from '@genasset/messaging';
 import { CREDIT_LEDGER, type CreditLedger } from '../credits/credit-ledger';

@@ -4,9 +4,6 @@ import type { WebhookOwner } from '../owners/webhook-owner';
 import { WebhookPrisma } from '../webhook.prisma';
 import type { DeliveryCursor } from './pagination-token';
 
-/** A delivery row; its `attempts` column holds the attempts, oldest first (migration 0005). */
-export type DeliveryWithAttempts = WebhookDelivery;
-
 /** Read side of the delivery log. Every read is scoped to an endpoint of the caller's owner. */
 @Injectable()
 export class DeliveriesRepository {
@@ -21,7 +18,7 @@ export class DeliveriesRepository {
   }
 
   /** One page newest first, plus one row to tell whether another page follows (index: endpoint_id, created_at desc, id desc). */
-  page(endpointId: string, after: DeliveryCursor | undefined, size: number): Promise<DeliveryWithAttempts[]> {
+  page(endpointId: string, after: DeliveryCursor | undefined, size: number): Promise<WebhookDelivery[]> {
     return this.prisma.webhookDelivery.findMany({
       where: {
         endpointId,
@@ -39,7 +36,7 @@ export class DeliveriesRepository {
     });
   }
 
-  find(owner: WebhookOwner, endpointId: string, id: string): Promise<DeliveryWithAttempts | null> {
+  find(owner: WebhookOwner, endpointId: string, id: string): Promise<WebhookDelivery | null> {
     return this.prisma.webhookDelivery.findFirst({
       where: { id, endpointId, endpoint: { ownerType: owner.type, ownerId: owner.id } },
     });

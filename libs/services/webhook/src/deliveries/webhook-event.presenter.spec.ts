@@ -1,10 +1,10 @@
-import type { DeliveryWithAttempts } from './deliveries.repository';
+import type { WebhookDelivery } from '../generated/prisma/client';
 import { presentDelivery } from './webhook-event.presenter';
 
 const CREATED = new Date('2026-11-21T13:00:00.000Z');
 const SENT = new Date('2026-11-21T13:02:00.250Z');
 
-function row(overrides: Partial<DeliveryWithAttempts> = {}): DeliveryWithAttempts {
+function row(overrides: Partial<WebhookDelivery> = {}): WebhookDelivery {
   return {
     id: 'whevent_1',
     endpointId: 'we_1',

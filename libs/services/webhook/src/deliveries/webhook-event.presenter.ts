@@ -1,8 +1,8 @@
 import type { DeliveryStatus, WebhookEventRecord } from './dto/webhook-event.response';
-import type { DeliveryWithAttempts } from './deliveries.repository';
+import type { WebhookDelivery } from '../generated/prisma/client';
 
 /** The public delivery record, fields in the spec's order; internal columns (lease, next attempt, source fact) stay in. */
-export function presentDelivery(row: DeliveryWithAttempts): WebhookEventRecord {
+export function presentDelivery(row: WebhookDelivery): WebhookEventRecord {
   return {
     id: row.id,
     endpointId: row.endpointId,
@@ -20,7 +20,7 @@ export function presentDelivery(row: DeliveryWithAttempts): WebhookEventRecord {
   };
 }
 
-/** An entry of the `attempts` column as the recorder writes it (durationMs and error stay in). */
+/** An entry of the row's `attempts` column (migration 0005), oldest first; durationMs and error stay in. */
 interface StoredAttempt {
   responseStatusCode: number;
   sentAt: string;

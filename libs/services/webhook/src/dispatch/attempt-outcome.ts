@@ -1,3 +1,5 @@
+import { storable } from '@genasset/contracts';
+
 /** Recorded when the service itself failed before or while sending (spec: -1). */
 export const SERVICE_ERROR_CODE = -1;
 /** Recorded for connection failures: DNS, TCP, TLS, timeouts, refused targets (spec: 500). */
@@ -84,8 +86,6 @@ export function transportFailure(
   );
 }
 
-const UNSTORABLE = /\u0000|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
-
 /**
  * At most `max` characters, and text PostgreSQL stores: a NUL or half a surrogate pair (a
  * certificate name in a TLS error, a cut through an emoji) would fail the recording statement
@@ -93,5 +93,5 @@ const UNSTORABLE = /\u0000|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff
  */
 function truncate(text: string, max = 300): string {
   const short = text.length <= max ? text : `${text.slice(0, max - 1)}…`;
-  return short.replace(UNSTORABLE, '\ufffd');
+  return storable(short);
 }
