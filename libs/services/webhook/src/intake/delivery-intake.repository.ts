@@ -1,7 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import type { SqlClient } from '@genasset/messaging';
 import { DELIVERIES_CHANNEL } from '../deliveries/delivery-wakeup';
-import type { EventBody } from '../event-catalog';
 import type { OwnerType } from '../owners/webhook-owner';
 import { WEBHOOK_SCHEMA } from '../webhook.schema';
 
@@ -19,20 +18,12 @@ export interface NewDelivery {
   endpointId: string;
   sourceEventId: string;
   type: string;
-  payload: EventBody;
+  /** The body's JSON text (eventBody), stored verbatim: the bytes the workers send. */
+  payload: string;
   /** traceparent of the consuming span (tracing on). */
   traceContext?: string;
   /** Written leased to this process's worker for this long (handed over after commit). */
   leaseMs?: number;
-}
-
-/** A delivery written leased to this process's worker, as stored. */
-export interface LeasedDelivery {
-  id: string;
-  endpointId: string;
-  /** The stored JSON text (what the workers send). */
-  payload: string;
-  traceContext: string | null;
 }
 
 const schema = `"${WEBHOOK_SCHEMA.schema}"`;
@@ -52,26 +43,23 @@ const MATCH_SQL = `
 // a fact seen again (redelivery after a crash between commit and offset
 // commit, a rebalance overlap) never gets here, so no unique key on
 // (endpoint, fact) is needed (migration 0005). Rows with a lease_ms are
-// written leased to this process's worker and come back as stored (the
-// payload as its JSON text, as a claim reads it); the others wake the workers with a NOTIFY, which is transactional: at commit,
-// never for a rollback. The join keeps one row even when none came back, so
-// the NOTIFY is always evaluated. The batch is json, not jsonb: a json field
-// of json_to_recordset keeps its text as written, so each payload is stored
-// in eventBody's key order, the bytes the workers send (delivery-body.ts).
+// written leased to this process's worker; the others wake the workers with a
+// NOTIFY, which is transactional: at commit, never for a rollback. Nothing
+// comes back: the caller already holds every row it hands over, payload text
+// included. The batch is json, not jsonb: a json field of json_to_recordset
+// keeps its text as written, so each payload is stored exactly as eventBody's
+// JSON, the bytes the workers send (delivery-body.ts).
 const INSERT_SQL = `
   WITH written AS (
     INSERT INTO ${schema}.webhook_deliveries (id, endpoint_id, source_event_id, type, payload, status, next_attempt_at, trace_context, lease_until)
     SELECT d.id, d.endpoint_id, d.source_event_id, d.type, d.payload, 'created', now(), d.trace_context,
            now() + d.lease_ms * interval '1 millisecond'
       FROM json_to_recordset($1::json) AS d(id text, endpoint_id text, source_event_id text, type text, payload json, trace_context text, lease_ms int)
-    RETURNING id, endpoint_id, payload, trace_context, lease_until IS NOT NULL AS leased
-  ), notified AS (
-    SELECT count(pg_notify($2, n::text)) AS n FROM (SELECT count(*) AS n FROM written WHERE NOT leased) c WHERE n > 0
+    RETURNING lease_until IS NULL AS queued
   )
-  SELECT w.id, w.endpoint_id AS "endpointId", w.payload::text AS payload, w.trace_context AS "traceContext"
-    FROM notified LEFT JOIN written w ON w.leased`;
+  SELECT count(pg_notify($2, n::text)) AS notified FROM (SELECT count(*) AS n FROM written WHERE queued) c WHERE n > 0`;
 
-/** Writes delivery records for a batch of public events with two statements, inside the handler's transaction. */
+/** Matches a batch of public events to endpoints and writes their delivery records: two statements, inside the handler's transaction. */
 @Injectable()
 export class DeliveryIntakeRepository {
   /** Enabled endpoints of each event's owner subscribed to its type or to `*`. Paused endpoints match nothing. */
@@ -83,23 +71,31 @@ export class DeliveryIntakeRepository {
     return tx.$queryRawUnsafe<EventTarget[]>(MATCH_SQL, JSON.stringify(rows));
   }
 
-  /** Status `created`, due now; wakes the delivery workers for the unleased. Returns the leased ones as stored. */
-  async insert(tx: SqlClient, deliveries: readonly NewDelivery[]): Promise<LeasedDelivery[]> {
-    if (deliveries.length === 0) return [];
-    const rows = deliveries.map((d) => ({
+  /** Status `created`, due now (leased to this process's worker where `leaseMs` is set); wakes the delivery workers for the rest. */
+  async insert(tx: SqlClient, deliveries: readonly NewDelivery[]): Promise<void> {
+    if (deliveries.length === 0) return;
+    await tx.$queryRawUnsafe(INSERT_SQL, deliveryRowsJson(deliveries), DELIVERIES_CHANNEL);
+  }
+}
+
+/**
+ * The batch as one JSON array, each payload spliced in as the JSON text it
+ * already is. JSON.stringify would either escape it as a string (PostgreSQL
+ * then unescapes and parses it again) or need the object it came from,
+ * serialised a second time; the payload text is what the hand-off sends too.
+ */
+function deliveryRowsJson(deliveries: readonly NewDelivery[]): string {
+  const rows = deliveries.map((d) => {
+    const fields = JSON.stringify({
       id: d.id,
       endpoint_id: d.endpointId,
       source_event_id: d.sourceEventId,
       type: d.type,
-      payload: d.payload,
       trace_context: d.traceContext,
       lease_ms: d.leaseMs,
-    }));
-    const written = await tx.$queryRawUnsafe<(LeasedDelivery | { id: null })[]>(
-      INSERT_SQL,
-      JSON.stringify(rows),
-      DELIVERIES_CHANNEL,
-    );
-    return written.filter((row): row is LeasedDelivery => row.id !== null);
-  }
+    });
+    // `fields` always has `id`, so it ends with `…}` after at least one member.
+    return `${fields.slice(0, -1)},"payload":${d.payload}}`;
+  });
+  return `[${rows.join(',')}]`;
 }

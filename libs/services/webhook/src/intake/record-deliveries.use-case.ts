@@ -3,6 +3,7 @@ import { prefixedId } from '@genasset/contracts';
 import type { EventContext, SqlClient } from '@genasset/messaging';
 import { currentTraceHeaders } from '@genasset/observability';
 import { DELIVERY_HANDOFF, type DeliveryHandoffPort } from '../dispatch/delivery-handoff';
+import type { ClaimedDelivery } from '../dispatch/delivery.repository';
 import { eventBody, type PublicEvent } from '../event-catalog';
 import { DeliveryIntakeRepository, type EventTarget, type NewDelivery } from './delivery-intake.repository';
 
@@ -42,7 +43,7 @@ export class RecordDeliveries {
         endpointId,
         sourceEventId: source.sourceEventId,
         type: source.type,
-        payload: eventBody(id, source),
+        payload: JSON.stringify(eventBody(id, source)),
         traceContext,
         ...(handoff?.taken[i] ? { leaseMs: handoff.leaseMs } : {}),
       };
@@ -51,29 +52,37 @@ export class RecordDeliveries {
       await this.intake.insert(ctx.tx, deliveries);
       return deliveries.length;
     }
-    let leased: Awaited<ReturnType<DeliveryIntakeRepository['insert']>> = [];
     let leasedAt = 0;
     // Registered before the insert: a failing insert rolls back too, and the reservation must be released.
     ctx.onSettled((committed) => {
-      const endpoints = new Map(targets.map((t): [string, EventTarget] => [t.endpointId, t]));
-      handoff.complete(
-        committed
-          ? leased.map((row) => ({
-              id: row.id,
-              endpointId: row.endpointId,
-              payload: row.payload,
-              attemptCount: 0,
-              url: endpoints.get(row.endpointId)!.url,
-              secretCiphertext: endpoints.get(row.endpointId)!.secretCiphertext,
-              traceContext: row.traceContext,
-              leasedAt,
-            }))
-          : [],
-      );
+      handoff.complete(committed ? leasedDeliveries(targets, deliveries, leasedAt) : []);
     });
     // The lease starts at the transaction's start (now()), a few ms earlier: the worker's slack covers that.
     leasedAt = Date.now();
-    leased = await this.intake.insert(ctx.tx, deliveries);
+    await this.intake.insert(ctx.tx, deliveries);
     return deliveries.length;
   }
+}
+
+/** The deliveries written leased to this process's worker, as the worker takes them (the payload as stored). */
+function leasedDeliveries(
+  targets: readonly EventTarget[],
+  deliveries: readonly NewDelivery[],
+  leasedAt: number,
+): ClaimedDelivery[] {
+  const leased: ClaimedDelivery[] = [];
+  deliveries.forEach((d, i) => {
+    if (d.leaseMs === undefined) return;
+    leased.push({
+      id: d.id,
+      endpointId: d.endpointId,
+      payload: d.payload,
+      attemptCount: 0,
+      url: targets[i].url,
+      secretCiphertext: targets[i].secretCiphertext,
+      traceContext: d.traceContext ?? null,
+      leasedAt,
+    });
+  });
+  return leased;
 }
