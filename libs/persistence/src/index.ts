@@ -17,3 +17,4 @@ export {
 } from './prisma-factory';
 export { DatabaseModule, DATABASE_CONNECTION } from './nest/database.module';
 export { cursorTime } from './cursor-time';
+export { prepared } from './prepared-statements';

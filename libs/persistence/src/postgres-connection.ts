@@ -8,6 +8,7 @@ import {
   type SessionSettings,
   type StatementRunner,
 } from './database';
+import { pgQuery } from './prepared-statements';
 
 /** PostgreSQL over a `pg` pool shared by every Prisma client in the process. */
 export class PostgresConnection implements DatabaseConnection {
@@ -44,7 +45,7 @@ export class PostgresConnection implements DatabaseConnection {
     const pool = this.newPool({ max: options.poolSize ?? 2, options: sessionOptions(settings) });
     return {
       query: async <T extends Row = Row>(sql: string, params: unknown[] = []) =>
-        (await pool.query(sql, params)).rows as T[],
+        (await pool.query(pgQuery(sql, params))).rows as T[],
       close: () => pool.end(),
     };
   }
@@ -54,7 +55,7 @@ export class PostgresConnection implements DatabaseConnection {
   }
 
   async query<T extends Row = Row>(sql: string, params: unknown[] = []): Promise<T[]> {
-    const result = await this.pool.query(sql, params);
+    const result = await this.pool.query(pgQuery(sql, params));
     return result.rows as T[];
   }
 
@@ -73,7 +74,7 @@ export class PostgresConnection implements DatabaseConnection {
     client.on('error', onError);
     try {
       await client.query('BEGIN');
-      const result = await fn(async (sql, params = []) => (await client.query(sql, params)).rows);
+      const result = await fn(async (sql, params = []) => (await client.query(pgQuery(sql, params))).rows);
       await client.query('COMMIT');
       return result;
     } catch (error) {

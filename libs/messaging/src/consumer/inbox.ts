@@ -1,3 +1,4 @@
+import { prepared } from '@genasset/persistence';
 import { schemaIdent, type SqlClient } from '../core/sql-client';
 
 /** The inbox of one service schema: which events each of its consumers has applied. */
@@ -9,14 +10,14 @@ export class Inbox {
     // always none), instead of one row per fresh id: the claim runs through
     // the handler's ORM transaction, where every returned row costs. The ids
     // are read as json, not jsonb: one plain parse, no binary form to build.
-    this.claimSql = `WITH ids AS (SELECT json_array_elements_text($2::json) AS id),
+    this.claimSql = prepared(`WITH ids AS (SELECT json_array_elements_text($2::json) AS id),
       marked AS (
         INSERT INTO ${schemaIdent(schema)}.inbox_events (consumer, event_id)
         SELECT $1, id FROM ids
         ON CONFLICT DO NOTHING
         RETURNING event_id
       )
-      SELECT array_agg(id) AS seen FROM ids WHERE id NOT IN (SELECT event_id FROM marked)`;
+      SELECT array_agg(id) AS seen FROM ids WHERE id NOT IN (SELECT event_id FROM marked)`);
   }
 
   /**

@@ -1,4 +1,9 @@
-import type { DatabaseConnection, SessionSettings, StatementRunner } from '@genasset/persistence';
+import {
+  prepared,
+  type DatabaseConnection,
+  type SessionSettings,
+  type StatementRunner,
+} from '@genasset/persistence';
 import type { AttemptResult } from './attempt-outcome';
 
 /** A delivery claimed for one attempt, with what sending it needs. */
@@ -99,7 +104,7 @@ const CLAIM_SQL = `
  * `attempts`, and the endpoint counters, in one statement. Returns the next attempt time of every
  * delivery left `retrying`.
  */
-const RECORD_SQL = `
+const RECORD_SQL = prepared(`
   WITH r AS (
     SELECT *
       FROM json_to_recordset($1::json)
@@ -130,7 +135,7 @@ const RECORD_SQL = `
              GROUP BY endpoint_id) c
      WHERE e.id = c.endpoint_id
   )
-  SELECT next_attempt_at FROM upd WHERE status = 'retrying'`;
+  SELECT next_attempt_at FROM upd WHERE status = 'retrying'`);
 
 /**
  * Set-based SQL for the delivery worker: one statement claims a batch, one

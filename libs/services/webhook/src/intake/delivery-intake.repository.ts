@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import type { SqlClient } from '@genasset/messaging';
+import { prepared } from '@genasset/persistence';
 import { DELIVERIES_CHANNEL } from '../deliveries/delivery-wakeup';
 import type { OwnerType } from '../owners/webhook-owner';
 import { WEBHOOK_SCHEMA } from '../webhook.schema';
@@ -30,14 +31,14 @@ const schema = `"${WEBHOOK_SCHEMA.schema}"`;
 
 // Rows travel as one JSON array: one statement per batch whatever its size,
 // and the same on every driver (pg and PGlite).
-const MATCH_SQL = `
+const MATCH_SQL = prepared(`
   SELECT f.i AS event, e.id AS "endpointId", e.url, e.secret_ciphertext AS "secretCiphertext"
     FROM jsonb_to_recordset($1::jsonb) AS f(i int, owner_type text, owner_id text, type text)
     JOIN ${schema}.webhook_endpoints e
       ON e.owner_type = f.owner_type AND e.owner_id = f.owner_id
      AND e.enabled
      AND (f.type = ANY (e.enabled_events) OR '*' = ANY (e.enabled_events))
-   ORDER BY f.i, e.created_at, e.id`;
+   ORDER BY f.i, e.created_at, e.id`);
 
 // Runs in the consumer's transaction after the inbox let these facts through:
 // a fact seen again (redelivery after a crash between commit and offset
@@ -49,7 +50,7 @@ const MATCH_SQL = `
 // included. The batch is json, not jsonb: a json field of json_to_recordset
 // keeps its text as written, so each payload is stored exactly as eventBody's
 // JSON, the bytes the workers send (delivery-body.ts).
-const INSERT_SQL = `
+const INSERT_SQL = prepared(`
   WITH written AS (
     INSERT INTO ${schema}.webhook_deliveries (id, endpoint_id, source_event_id, type, payload, status, next_attempt_at, trace_context, lease_until)
     SELECT d.id, d.endpoint_id, d.source_event_id, d.type, d.payload, 'created', now(), d.trace_context,
@@ -57,7 +58,7 @@ const INSERT_SQL = `
       FROM json_to_recordset($1::json) AS d(id text, endpoint_id text, source_event_id text, type text, payload json, trace_context text, lease_ms int)
     RETURNING lease_until IS NULL AS queued
   )
-  SELECT count(pg_notify($2, n::text)) AS notified FROM (SELECT count(*) AS n FROM written WHERE queued) c WHERE n > 0`;
+  SELECT count(pg_notify($2, n::text)) AS notified FROM (SELECT count(*) AS n FROM written WHERE queued) c WHERE n > 0`);
 
 /** Matches a batch of public events to endpoints and writes their delivery records: two statements, inside the handler's transaction. */
 @Injectable()
