@@ -75,4 +75,13 @@ describe('deliveryBody', () => {
     expect(!other.ok && other.reason).toMatch(/does not match/);
     expect(deliveryBody('whevent_6', '"text"').ok).toBe(false);
   });
+
+  it('matches the stored id exactly: not a longer id with the same start, and an id JSON escapes as JSON writes it', () => {
+    const longer = deliveryBody('whevent_7', '{"id":"whevent_77","type":"generation.completed","data":{}}');
+    expect(!longer.ok && longer.reason).toMatch(/does not match/);
+    const odd = 'whevent_"8"';
+    const stored = JSON.stringify({ id: odd, type: 'generation.completed', data: { b: 1, a: 2 } });
+    const sent = deliveryBody(odd, stored);
+    expect(sent.ok && sent.bytes.toString('utf8')).toBe(stored);
+  });
 });

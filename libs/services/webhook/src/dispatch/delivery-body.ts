@@ -16,7 +16,7 @@ export function deliveryBody(
 ): { ok: true; bytes: Buffer } | { ok: false; reason: string } {
   let payload = stored;
   if (typeof stored === 'string') {
-    if (stored.startsWith(`{"id":${JSON.stringify(deliveryId)},"type":"`) && stored.endsWith('}'))
+    if (startsAsStored(stored, deliveryId) && stored.endsWith('}'))
       return { ok: true, bytes: Buffer.from(stored, 'utf8') };
     try {
       payload = JSON.parse(stored);
@@ -37,4 +37,17 @@ export function deliveryBody(
   if (data === null || typeof data !== 'object' || Array.isArray(data))
     return { ok: false, reason: 'payload data is not an object' };
   return { ok: true, bytes: Buffer.from(JSON.stringify({ id, type, data, ...rest }), 'utf8') };
+}
+
+/** Ids that JSON writes as they are (ours: `whevent_` and a ULID); any other goes the long way. */
+const PLAIN_ID = /^[\w-]+$/;
+
+/** `stored` starts `{"id":"<deliveryId>","type":"`, checked in place (this runs once per attempt). */
+function startsAsStored(stored: string, deliveryId: string): boolean {
+  if (!PLAIN_ID.test(deliveryId)) return stored.startsWith(`{"id":${JSON.stringify(deliveryId)},"type":"`);
+  return (
+    stored.startsWith('{"id":"') &&
+    stored.startsWith(deliveryId, 7) &&
+    stored.startsWith('","type":"', 7 + deliveryId.length)
+  );
 }

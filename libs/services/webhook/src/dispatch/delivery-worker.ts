@@ -15,7 +15,7 @@ import {
   webhookDispatchGivenBack,
   webhookDispatchTaken,
 } from '../metrics/webhook.metrics';
-import { serviceFailure, type AttemptResult } from './attempt-outcome';
+import { attemptResult, serviceFailure, type AttemptResult } from './attempt-outcome';
 import { AttemptRecorder } from './attempt-recorder';
 import { deliveryBody } from './delivery-body';
 import type { DeliveryHandoff, DeliveryHandoffPort } from './delivery-handoff';
@@ -355,25 +355,22 @@ export class DeliveryWorker implements DeliveryHandoffPort {
 
   /** One attempt; undefined when shutdown abandoned it (not recorded, claim given back). */
   private async attempt(delivery: ClaimedDelivery): Promise<AttemptResult | undefined> {
-    const of = { deliveryId: delivery.id, endpointId: delivery.endpointId };
     const body = deliveryBody(delivery.id, delivery.payload);
-    if (!body.ok) return { ...of, ...serviceFailure(body.reason) };
+    if (!body.ok) return attemptResult(delivery, serviceFailure(body.reason));
     let target = this.targets.peek(delivery.endpointId, delivery.url, delivery.secretCiphertext);
     if (!target) {
       try {
         target = await this.targets.get(delivery.endpointId, delivery.url, delivery.secretCiphertext);
       } catch (error) {
-        return { ...of, ...serviceFailure(message(error)) };
+        return attemptResult(delivery, serviceFailure(message(error)));
       }
     }
     this.counts.attempted++;
     const post = { url: target.url, secret: target.secret, body: body.bytes };
-    const { abandoned, ...outcome } = tracingEnabled()
-      ? await this.tracedSend(delivery, post)
-      : await this.sender.send(post);
-    if (abandoned) return undefined;
-    observeAttempt(outcome);
-    return { ...of, ...outcome };
+    const sent = tracingEnabled() ? await this.tracedSend(delivery, post) : await this.sender.send(post);
+    if (sent.abandoned) return undefined;
+    observeAttempt(sent);
+    return attemptResult(delivery, sent);
   }
 
   /** The attempt as a CLIENT span continuing the trace stored with the delivery at intake. */
