@@ -1,6 +1,5 @@
 import { Logger } from '@nestjs/common';
-import type { JobType } from '@genasset/contracts';
-import { isUnstorable, unstorableMessage, unstorablePath } from '@genasset/contracts';
+import { isUnstorable, unstorableMessage, unstorablePath, type JobType } from '@genasset/contracts';
 import type { ObjectStore } from '@genasset/storage';
 import { EngineAborted, EngineError, type EngineContext, type EngineJob } from '../engines/engine';
 import { noEngineReason, type EngineRegistry } from '../engines/engine-registry';
