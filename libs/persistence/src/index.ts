@@ -8,6 +8,7 @@ export {
 export { PostgresConnection } from './postgres-connection';
 export { PgliteConnection } from './pglite-connection';
 export { openConnection, type ConnectionSettings } from './open-connection';
+export { lockDataDir, DataDirInUseError, LOCK_FILE, type DataDirLock, type LockHolder } from './data-dir-lock';
 export { migrate, type SchemaDefinition, type AppliedMigration } from './migrator';
 export {
   createPrismaClient,

@@ -17,12 +17,16 @@ import {
 export class PgliteConnection implements DatabaseConnection {
   readonly kind = 'pglite' as const;
 
-  private constructor(private readonly db: PGlite) {}
+  private constructor(
+    private readonly db: PGlite,
+    private readonly onClose?: () => void,
+  ) {}
 
-  static async open(dataDir?: string): Promise<PgliteConnection> {
+  /** `onClose` runs once the database is closed (openConnection releases the data directory's lock there). */
+  static async open(dataDir?: string, onClose?: () => void): Promise<PgliteConnection> {
     const db = dataDir ? new PGlite(dataDir) : new PGlite();
     await db.waitReady;
-    return new PgliteConnection(db);
+    return new PgliteConnection(db, onClose);
   }
 
   prismaAdapter() {
@@ -77,5 +81,6 @@ export class PgliteConnection implements DatabaseConnection {
 
   async close(): Promise<void> {
     if (!this.db.closed) await this.db.close();
+    this.onClose?.();
   }
 }
