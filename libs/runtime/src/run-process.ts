@@ -8,6 +8,7 @@ import { migrate, openConnection } from '@genasset/persistence';
 import { missingDistributedSettings } from './distributed-settings';
 import { bootstrapEmbeddedTenant, embeddedAdminToken } from './embedded-bootstrap';
 import { ProcessModule } from './process-module';
+import { reclaimLeasesAtStart } from './reclaim-leases';
 import type { ServiceDescriptor } from './service-descriptor';
 
 export interface RunProcessOptions {
@@ -51,6 +52,7 @@ export async function runProcess(options: RunProcessOptions): Promise<RunningPro
   if (embedded) {
     for (const definition of [IDENTITY_SCHEMA, ...options.services.map((s) => s.schema)]) await migrate(connection, definition);
   }
+  await reclaimLeasesAtStart(connection, options.services, logger);
   if (!config.KAFKA_BROKERS?.length && !embedded) {
     logger.warn('KAFKA_BROKERS is unset: events use the in-process transport and reach only services in this process');
   }

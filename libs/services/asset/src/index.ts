@@ -6,3 +6,4 @@ export { AssetWriter, type NewAsset, type StoredImageDescription } from './core/
 export { AssetRepository, type AssetRow } from './core/asset-repository';
 export { ASSET_TYPES, type AssetType, ASSET_KINDS, type AssetKind } from './core/asset-types';
 export { StoredObjects } from './objects/stored-objects';
+export { reclaimAssetLeases } from './asset.leases';

@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import type { DatabaseConnection } from '@genasset/persistence';
 import { AssetPrisma } from '../asset.prisma';
 import type { Prisma } from '../generated/prisma/client';
 import type { NamedAsset } from './entry-names';
@@ -170,4 +171,13 @@ export class DownloadRepository {
       DELETE FROM assets.asset_downloads
        WHERE status IN ('succeeded', 'failed', 'canceled') AND updated_at < now() - ${olderThanMs}::float8 * interval '1 millisecond'`;
   }
+}
+
+/** Ends the lease of every running archive now (see reclaimAssetLeases: only where no other worker lives). */
+export async function reclaimDownloadLeases(db: Pick<DatabaseConnection, 'query'>): Promise<number> {
+  const rows = await db.query(
+    `UPDATE assets.asset_downloads SET lease_until = now() - interval '1 second'
+      WHERE status = 'running' AND lease_until > now() RETURNING 1`,
+  );
+  return rows.length;
 }

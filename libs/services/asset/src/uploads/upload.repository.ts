@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import type { DatabaseConnection } from '@genasset/persistence';
 import { AssetPrisma } from '../asset.prisma';
 import type { Prisma, Upload } from '../generated/prisma/client';
 
@@ -115,4 +116,16 @@ export class UploadRepository {
       DELETE FROM assets.uploads
        WHERE status IN ('imported', 'failed') AND updated_at < now() - ${olderThanMs}::float8 * interval '1 millisecond'`;
   }
+}
+
+/**
+ * Ends the lease of every claimed import now (see reclaimAssetLeases: only where no other worker
+ * lives). An unclaimed row's lease_until is a back-off (release), not a lease: left alone.
+ */
+export async function reclaimUploadLeases(db: Pick<DatabaseConnection, 'query'>): Promise<number> {
+  const rows = await db.query(
+    `UPDATE assets.uploads SET lease_until = now() - interval '1 second'
+      WHERE status = 'validating' AND claimed_by IS NOT NULL AND lease_until > now() RETURNING 1`,
+  );
+  return rows.length;
 }

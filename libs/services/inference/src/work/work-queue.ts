@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import type { SqlClient } from '@genasset/messaging';
+import type { DatabaseConnection } from '@genasset/persistence';
 import { InferencePrisma } from '../inference.prisma';
 import type { Prisma } from '../generated/prisma/client';
 
@@ -198,4 +199,17 @@ export class WorkQueue {
       olderThanMs,
     );
   }
+}
+
+/**
+ * Ends the lease of every running item now, so the claim above takes it again at once instead of
+ * when the lease runs out. Only for a process that knows no other worker of this database is
+ * alive: an embedded one at start, before its own workers claim (libs/runtime, reclaimLeasesAtStart).
+ */
+export async function reclaimWorkLeases(db: Pick<DatabaseConnection, 'query'>): Promise<number> {
+  const rows = await db.query(
+    `UPDATE inference.work_items SET lease_until = now() - interval '1 second'
+      WHERE status = 'running' AND lease_until > now() RETURNING 1`,
+  );
+  return rows.length;
 }

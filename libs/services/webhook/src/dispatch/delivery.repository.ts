@@ -249,3 +249,16 @@ export class DeliveryRepository {
     );
   }
 }
+
+/**
+ * Gives back every leased pending delivery now, as release does, so the workers claim them at once
+ * instead of when the lease runs out. Only for a process that knows no other dispatcher of this
+ * database is alive: an embedded one at start, before its workers claim (libs/runtime,
+ * reclaimLeasesAtStart).
+ */
+export async function reclaimDeliveryLeases(db: Pick<DatabaseConnection, 'query'>): Promise<number> {
+  const rows = await db.query(
+    `UPDATE ${S}.webhook_deliveries SET lease_until = NULL WHERE status IN ${PENDING} AND lease_until > now() RETURNING 1`,
+  );
+  return rows.length;
+}
