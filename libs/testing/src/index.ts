@@ -23,3 +23,4 @@ export {
   type SwaggerDocument,
   type UpstreamOperation,
 } from './contract/upstream-contract';
+export { MODE_EXAMPLES, type ExampleInputs, type ModeExample } from './generate-examples';
