@@ -17,3 +17,10 @@ export {
 export { startServiceHarness, type ServiceHarness, type HarnessOptions, type Tenant } from './service-harness';
 export { expectedShape, actualShape, type ColumnShape } from './schema-drift';
 export { openApiResponseChecker, type OpenApiDocument } from './openapi-checker';
+export {
+  UpstreamContract,
+  UPSTREAM_DOCUMENT_PATH,
+  type SwaggerDocument,
+  type UpstreamOperation,
+} from './contract/upstream-contract';
+export { MODE_EXAMPLES, type ExampleInputs, type ModeExample } from './generate-examples';

@@ -1,8 +1,7 @@
-import type { Tenant } from '@genasset/testing';
+import { MODE_EXAMPLES, type ExampleInputs, type Tenant } from '@genasset/testing';
 import { MODE_REGISTRY } from '../src/generate/modes/mode-registry';
 import type { ModeDefinition } from '../src/generate/modes/mode-definition';
 import { pngDataUrl, startGenerationHarness, type GenerationHarness } from './support/generation-harness';
-import { MODE_EXAMPLES, type ExampleInputs } from './support/mode-examples';
 
 jest.setTimeout(180_000);
 

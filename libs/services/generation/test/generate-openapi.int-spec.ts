@@ -1,7 +1,6 @@
-import { openApiResponseChecker, type Tenant } from '@genasset/testing';
+import { MODE_EXAMPLES, openApiResponseChecker, type Tenant } from '@genasset/testing';
 import { MODE_REGISTRY } from '../src/generate/modes/mode-registry';
 import { pngDataUrl, startGenerationHarness, type GenerationHarness } from './support/generation-harness';
-import { MODE_EXAMPLES } from './support/mode-examples';
 
 jest.setTimeout(120_000);
 

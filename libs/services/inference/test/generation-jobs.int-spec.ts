@@ -115,7 +115,7 @@ describe('inference-worker: generation jobs end to end', () => {
     expect(jobs[0].metadata.output).toMatchObject({ engine: 'preview', seed: 1234 });
     const [a, b] = await Promise.all(jobs.map((j) => harness.asset(tenant, j.metadata.assetIds[0])));
     expect(a).toMatchObject({ source: 'inference-txt', properties: { width: 128, height: 96 } });
-    expect(a.metadata).toMatchObject({ engine: 'preview', mode: 'txt2img', seed: 1234 });
+    expect(a.metadata).toMatchObject({ engine: 'preview', mode: 'txt2img', seed: '1234' }); // upstream types metadata.seed as a string
     const bytes = await Promise.all(jobs.map((j) => harness.assetBytes(tenant, j.metadata.assetIds[0])));
     expect(bytes[0].equals(bytes[1])).toBe(true);
     expect(b.id).not.toBe(a.id);

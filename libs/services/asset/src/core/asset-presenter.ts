@@ -1,5 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { OBJECT_STORE, type ObjectStore } from '@genasset/storage';
+import { conformMetadata } from './asset-metadata';
 import type { AssetRow } from './asset-repository';
 import { editCapabilitiesOf, sourceOf } from './asset-types';
 import { LIMITS } from './limits';
@@ -93,7 +94,10 @@ export class AssetPresenter {
   private render(row: AssetRow, options: ViewOptions, now: Date, url: string, thumbnailUrl: string | undefined): AssetView {
     const thumbnail = thumbnailUrl ? { assetId: row.id, url: thumbnailUrl } : undefined;
     const locked = row.lockExpiresAt && row.lockExpiresAt > now ? row.lockExpiresAt : undefined;
-    const metadata: AssetView['metadata'] = { ...((row.metadata ?? {}) as Record<string, unknown>), type: row.type, kind: row.kind };
+    // The stored metadata in upstream's types (an engine's numeric seed as a string…): asset-metadata.ts.
+    const metadata = conformMetadata((row.metadata ?? {}) as Record<string, unknown>) as AssetView['metadata'];
+    metadata.type = row.type;
+    metadata.kind = row.kind;
     if (row.name !== null) metadata.name = row.name;
     if (row.parentId) metadata.parentId = row.parentId;
     if (row.rootParentId) metadata.rootParentId = row.rootParentId;

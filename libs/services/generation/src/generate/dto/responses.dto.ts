@@ -21,8 +21,13 @@ export class JobAndBillingGenerateResponse extends GenerateDryRunResponse {
 class PendingAssetMetadata {
   @ApiProperty({ description: 'Asset type of the output, e.g. detection, pixelization, background-removal' })
   type!: string;
+  @ApiProperty({ enum: ASSET_KINDS_FOR_DOCS }) kind!: string;
   @ApiPropertyOptional({ description: 'The input asset the output derives from' }) parentId?: string;
   @ApiPropertyOptional({ description: 'The root of the input asset’s lineage' }) rootParentId?: string;
+}
+
+class PendingAssetProperties {
+  @ApiProperty({ description: 'Size in bytes: 0 until the job has stored the output' }) size!: number;
 }
 
 export class GeneratePendingAsset {
@@ -42,7 +47,7 @@ export class GeneratePendingAsset {
   @ApiProperty({ type: [String] }) tags!: string[];
   @ApiProperty({ type: [String] }) collectionIds!: string[];
   @ApiProperty({ type: [String] }) editCapabilities!: string[];
-  @ApiProperty({ type: 'object', additionalProperties: true }) properties!: Record<string, unknown>;
+  @ApiProperty({ type: PendingAssetProperties }) properties!: PendingAssetProperties;
   @ApiProperty({ type: PendingAssetMetadata }) metadata!: PendingAssetMetadata;
   @ApiProperty() outputIndex!: number;
   @ApiProperty() createdAt!: string;

@@ -11,23 +11,41 @@ const NOT_ECHOED = new Set([
   'imageHide',
   'imageParentId',
 ]);
-/** `imageId`-style companions the upstream echo carries when the image was an asset. */
-const ID_COMPANIONS: Record<string, string> = {
-  image: 'imageId',
-  mask: 'maskId',
-  controlImage: 'controlImageId',
-};
+/** Image fields upstream echoes in pairs: the image, and the id of its asset. */
+const IMAGE_PAIRS = [
+  ['image', 'imageId'],
+  ['mask', 'maskId'],
+  ['controlImage', 'controlImageId'],
+] as const;
+
+const given = (echo: Record<string, unknown>, field: string, id: string) =>
+  typeof echo[field] === 'string' ? echo[field] : typeof echo[id] === 'string' ? echo[id] : undefined;
 
 /**
  * The `inference` echo of the txt2img-like modes (upstream Post<Mode>InferencesResponse):
  * what was asked, as the job holds it (images as asset ids or stored-input keys),
  * with the upstream inference `type` (txt2img_ip_adapter…).
+ *
+ * Upstream requires both fields of each image pair the mode takes (`image` and
+ * `imageId`, `mask` and `maskId`, `controlImage` and `controlImageId`), however
+ * the image was sent: the image field carries the reference the job holds, the
+ * id field the asset id, or "" when the image came as a data URL (stored for
+ * the job, not made an asset). Plain ControlNet modes take the control image in
+ * `image` or `controlImage` (one field group): upstream echoes it as `image`.
  */
 export function inferenceEcho(mode: ModeDefinition, input: Record<string, unknown>): Record<string, unknown> {
   const echo: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(input)) if (!NOT_ECHOED.has(key)) echo[key] = value;
-  for (const [field, companion] of Object.entries(ID_COMPANIONS)) {
-    if (isAssetId(echo[field]) && echo[companion] === undefined) echo[companion] = echo[field];
+  const groups = mode.oneOf ?? [];
+  const controlIsImage = groups.some((g) => g.includes('image') && g.includes('controlImage'));
+  for (const [field, id] of IMAGE_PAIRS) {
+    if (!groups.some((g) => g.includes(field))) continue;
+    const ref =
+      given(echo, field, id) ??
+      (field === 'image' && controlIsImage ? given(echo, 'controlImage', 'controlImageId') : undefined);
+    if (ref === undefined) continue;
+    echo[field] = ref;
+    echo[id] = isAssetId(echo[id]) ? echo[id] : isAssetId(ref) ? ref : '';
   }
   return { ...echo, type: mode.inferenceType };
 }

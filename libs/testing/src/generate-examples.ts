@@ -1,3 +1,5 @@
+// Request bodies for every generate mode, shared by the generation tests and the upstream contract test.
+
 /** Inputs an example body may use: an asset of the caller's project and an image data URL. */
 export interface ExampleInputs {
   asset: string;
