@@ -1,4 +1,4 @@
-import type { ServiceHarness, Tenant } from '@genasset/testing';
+import { openApiResponseChecker, type ServiceHarness, type Tenant } from '@genasset/testing';
 import { logDeliveries, type LoggedDelivery } from './support/delivery-rows';
 import {
   createEndpoint,
@@ -71,6 +71,29 @@ describe('delivery log filters', () => {
     rows.forEach((row, i) => log.push({ ...row, id: ids[i] }));
   });
   afterAll(() => harness?.close());
+
+  it('documents the filters and their answers in /v1/openapi.json', async () => {
+    const doc = (await harness.request('GET', '/v1/openapi.json')).body;
+    for (const prefix of ['/v1/projects/{projectId}', '/v1/teams/{teamId}']) {
+      const list = doc.paths[`${prefix}/webhook-endpoints/{webhookEndpointId}/events`].get;
+      const params = Object.fromEntries(
+        list.parameters.map((p: { name: string; schema: object }) => [p.name, p.schema]),
+      );
+      expect(params).toMatchObject({
+        status: { enum: ['created', 'retrying', 'success', 'failed'] },
+        type: { enum: expect.arrayContaining(['generation.completed', 'team.credit.threshold.crossed']) },
+        createdAfter: { type: 'string', format: 'date-time' },
+        createdBefore: { type: 'string', format: 'date-time' },
+        paginationToken: { type: 'string' },
+      });
+    }
+    const documented = openApiResponseChecker(doc);
+    const ok = await list('status=failed&pageSize=2');
+    expect(ok.body.items).toHaveLength(2);
+    expect(documented('GET', eventsPath(), 200, ok.body)).toEqual([]);
+    const bad = await list('status=done');
+    expect(documented('GET', eventsPath(), 400, bad.body)).toEqual([]);
+  });
 
   it('filters by status, across pages, newest first', async () => {
     const failed = await allPages('status=failed');

@@ -1,5 +1,11 @@
 import { prefixedId } from '@genasset/contracts';
-import { waitFor, WebhookReceiver, type ServiceHarness, type Tenant } from '@genasset/testing';
+import {
+  openApiResponseChecker,
+  waitFor,
+  WebhookReceiver,
+  type ServiceHarness,
+  type Tenant,
+} from '@genasset/testing';
 import { verifyEvent } from '@genasset/webhooks';
 import { RECOVER_BATCH } from '../src/deliveries/recover-deliveries.use-case';
 import { logDeliveries, type LoggedDelivery } from './support/delivery-rows';
@@ -24,6 +30,8 @@ describe('recovering an endpoint', () => {
   let receiver: WebhookReceiver;
   let tenant: Tenant;
   let owner: Owner;
+  /** What /v1/openapi.json says of an answer: empty when the route, status and body are as documented. */
+  let documented: ReturnType<typeof openApiResponseChecker>;
 
   const at = (endpoint: EndpointRecord, who: Owner = owner) => `${endpointsPath(who)}/${endpoint.id}`;
   const recover = (endpoint: EndpointRecord, body: unknown, auth = owner.auth, prefix = at(endpoint)) =>
@@ -47,6 +55,7 @@ describe('recovering an endpoint', () => {
     [harness, receiver] = await Promise.all([startWebhookHarness(), WebhookReceiver.start()]);
     tenant = await harness.tenant();
     owner = projectOwner(tenant);
+    documented = openApiResponseChecker((await harness.request('GET', '/v1/openapi.json')).body);
   });
   afterAll(async () => {
     await receiver?.close();
@@ -81,6 +90,7 @@ describe('recovering an endpoint', () => {
 
     const res = await recover(endpoint, body);
     expect(res).toMatchObject({ status: 202, body: { queued: 3 } });
+    expect(documented('POST', `${at(endpoint)}/recover`, 202, res.body)).toEqual([]);
     expect(Object.keys(res.body)).toEqual(['queued']);
     const added = (await rows(endpoint)).filter((r) => !before.some((b) => b.id === r.id));
     expect(added.map((r) => r.resend_of).sort()).toEqual([plain, twice, log[3].id].sort());
@@ -167,6 +177,7 @@ describe('recovering an endpoint', () => {
     }
     const retention = await recover(endpoint, { since: ago(91 * 24).toISOString() });
     expect(retention.body.error).toMatch(/90 days/);
+    expect(documented('POST', `${at(endpoint)}/recover`, 400, retention.body)).toEqual([]);
     expect(await rows(endpoint)).toHaveLength(1);
   });
 
@@ -195,6 +206,7 @@ describe('recovering an endpoint', () => {
     ).toBe(200);
     const paused = await recover(endpoint, body);
     expect(paused.status).toBe(409);
+    expect(documented('POST', `${at(endpoint)}/recover`, 409, paused.body)).toEqual([]);
     expect(paused.body).toMatchObject({
       apiError: 'webhook_endpoint_paused',
       infos: { webhookEndpointId: endpoint.id },

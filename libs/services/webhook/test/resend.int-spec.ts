@@ -1,5 +1,11 @@
 import { JobSucceeded, prefixedId } from '@genasset/contracts';
-import { waitFor, type ReceivedRequest, type ServiceHarness, type Tenant } from '@genasset/testing';
+import {
+  openApiResponseChecker,
+  waitFor,
+  type ReceivedRequest,
+  type ServiceHarness,
+  type Tenant,
+} from '@genasset/testing';
 import { verifyEvent } from '@genasset/webhooks';
 import { logDeliveries } from './support/delivery-rows';
 import { startIntakeFixture, type IntakeFixture } from './support/intake-fixture';
@@ -22,6 +28,8 @@ describe('resending a delivery', () => {
   let harness: ServiceHarness;
   let tenant: Tenant;
   let owner: Owner;
+  /** What /v1/openapi.json says of an answer: empty when the route, status and body are as documented. */
+  let documented: ReturnType<typeof openApiResponseChecker>;
   /** Per receiver path: the status to answer, or a promise to wait on first (a delivery held in flight). */
   const answers = new Map<string, number | Promise<number>>();
 
@@ -64,6 +72,7 @@ describe('resending a delivery', () => {
     fixture.receiver.respondWith(async (request) => (await answers.get(request.path)) ?? 200);
     tenant = await harness.tenant();
     owner = projectOwner(tenant);
+    documented = openApiResponseChecker((await harness.request('GET', '/v1/openapi.json')).body);
   });
   afterAll(() => fixture?.close());
 
@@ -95,6 +104,7 @@ describe('resending a delivery', () => {
     answers.set(path, 200);
     const res = await resend(endpoint, originalId);
     expect(res.status).toBe(202);
+    expect(documented('POST', `${at(endpoint)}/events/${originalId}/resend`, 202, res.body)).toEqual([]);
     expect(Object.keys(res.body)).toEqual(['webhookEvent']);
     const queued = res.body.webhookEvent;
     expect(queued).toEqual({
@@ -168,6 +178,7 @@ describe('resending a delivery', () => {
         infos: { pendingWebhookEventId: pending },
       });
       expect(res.body.error).toContain(pending);
+      expect(documented('POST', `${at(endpoint)}/events/${id}/resend`, 409, res.body)).toEqual([]);
     }
     expect(await rowCount(endpoint)).toBe(before);
   });
