@@ -49,6 +49,8 @@ describe('webhook endpoint authorisation', () => {
         ['DELETE', `${base}/we_x`],
         ['GET', `${base}/we_x/events`],
         ['GET', `${base}/we_x/events/whevent_x`],
+        ['POST', `${base}/we_x/events/whevent_x/resend`],
+        ['POST', `${base}/we_x/recover`],
       ];
       for (const [method, path] of routes) {
         for (const auth of [undefined, wrongSecret(), 'public-auth-token']) {
@@ -97,6 +99,20 @@ describe('webhook endpoint authorisation', () => {
       ).status,
     ).toBe(200);
     expect((await harness.request('GET', base, { auth: tenant.auth.teamWebhookManager })).status).toBe(200);
+    // The delivery operations (extensions) take the same callers.
+    const since = new Date(Date.now() - 60_000).toISOString();
+    const recover = `${base}/${teamEndpoint.id}/recover`;
+    const resend = `${base}/${teamEndpoint.id}/events/whevent_x/resend`;
+    for (const auth of [tenant.auth.teamMember, tenant.auth.projectAdmin]) {
+      expect((await harness.request('POST', recover, { auth, body: {} })).status).toBe(403);
+      expect((await harness.request('POST', resend, { auth })).status).toBe(403);
+    }
+    for (const auth of [tenant.auth.teamAdmin, tenant.auth.teamWebhookManager]) {
+      expect((await harness.request('POST', recover, { auth, body: { since } })).status).toBe(202);
+      // Past the guard: the delivery is what is not found.
+      const res = await harness.request('POST', resend, { auth });
+      expect(res).toMatchObject({ status: 404, body: { infos: { id: 'whevent_x' } } });
+    }
     expect(
       (await harness.request('DELETE', `${base}/${id}`, { auth: tenant.auth.teamWebhookManager })).status,
     ).toBe(200);
@@ -124,6 +140,13 @@ describe('webhook endpoint authorisation', () => {
       );
       expect((await harness.request('DELETE', `${base}/${id}`, { auth })).status).toBe(404);
       expect((await harness.request('GET', `${base}/${id}/events`, { auth })).status).toBe(404);
+      expect((await harness.request('POST', `${base}/${id}/events/whevent_x/resend`, { auth })).status).toBe(
+        404,
+      );
+      const since = new Date(Date.now() - 60_000).toISOString();
+      expect((await harness.request('POST', `${base}/${id}/recover`, { auth, body: { since } })).status).toBe(
+        404,
+      );
     }
     const list = await harness.request('GET', endpointsPath(project), { auth: project.auth });
     expect(list.body.webhookEndpoints.find((e: any) => e.id === projectEndpoint.id)).toMatchObject({
