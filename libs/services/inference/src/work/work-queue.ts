@@ -24,10 +24,22 @@ export interface NewWorkItem {
   input: Record<string, unknown>;
 }
 
+/**
+ * Work a backend runs asynchronously, as stored with the item: the intent (`submission`, written
+ * before submitting) and, once the backend accepted it, its `handle` (ComfyUI prompt_id).
+ */
+export interface StoredBackendTask {
+  backend: string;
+  submission: string;
+  handle?: string;
+}
+
 /** A claimed item: the claim token proves this worker still holds it. */
 export interface ClaimedItem extends NewWorkItem {
   attempts: number;
   claimToken: string;
+  /** Set when an earlier run of the job submitted it (or meant to) to a backend: resume it, never submit again. */
+  backendTask?: StoredBackendTask;
 }
 
 interface ClaimedRow {
@@ -41,6 +53,9 @@ interface ClaimedRow {
   input: Record<string, unknown> | string;
   attempts: number;
   claim_token: string;
+  backend: string | null;
+  backend_submission: string | null;
+  backend_handle: string | null;
 }
 
 /**
@@ -99,7 +114,8 @@ export class WorkQueue {
            ORDER BY available_at, job_id
            LIMIT $1
            FOR UPDATE SKIP LOCKED)
-       RETURNING w.job_id, w.job_type, w.mode, w.team_id, w.project_id, w.author_id, w.model_id, w.input, w.attempts, w.claim_token`,
+       RETURNING w.job_id, w.job_type, w.mode, w.team_id, w.project_id, w.author_id, w.model_id, w.input, w.attempts, w.claim_token,
+                 w.backend, w.backend_submission, w.backend_handle`,
       limit,
       leaseMs,
     );
@@ -114,7 +130,43 @@ export class WorkQueue {
       input: typeof r.input === 'string' ? (JSON.parse(r.input) as Record<string, unknown>) : r.input,
       attempts: Number(r.attempts),
       claimToken: r.claim_token,
+      ...(r.backend && r.backend_submission
+        ? {
+            backendTask: {
+              backend: r.backend,
+              submission: r.backend_submission,
+              ...(r.backend_handle ? { handle: r.backend_handle } : {}),
+            },
+          }
+        : {}),
     }));
+  }
+
+  /**
+   * Before submitting to a backend: records which backend and the submission id the work goes
+   * under (the intent), so a worker that dies mid-submit leaves a trace to look the work up by.
+   * False when the claim is gone.
+   */
+  async recordIntent(item: ClaimedItem, backend: string, submission: string): Promise<boolean> {
+    const changed = await this.prisma.$executeRawUnsafe(
+      `UPDATE inference.work_items SET backend = $3, backend_submission = $4, backend_handle = NULL, updated_at = now()
+        WHERE job_id = $1 AND claim_token = $2 AND status = 'running'`,
+      item.jobId,
+      item.claimToken,
+      backend,
+      submission,
+    );
+    return changed > 0;
+  }
+
+  /** The backend accepted the work: its handle, stored as one statement guarded by the claim (a guard for Outbox.writeIf). */
+  handleRecording(item: ClaimedItem, handle: string, leaseMs: number): { sql: string; params: unknown[] } {
+    return {
+      sql: `UPDATE inference.work_items SET backend_handle = $3, backend_submitted_at = now(), updated_at = now(),
+                   lease_until = now() + make_interval(secs => $4::double precision / 1000)
+        WHERE job_id = $1 AND claim_token = $2 AND status = 'running' RETURNING 1`,
+      params: [item.jobId, item.claimToken, handle, leaseMs],
+    };
   }
 
   /** Renews the lease; false when the claim is gone (canceled, or taken over after a missed lease). */
