@@ -17,3 +17,11 @@ export {
 export { startServiceHarness, type ServiceHarness, type HarnessOptions, type Tenant } from './service-harness';
 export { expectedShape, actualShape, type ColumnShape } from './schema-drift';
 export { openApiResponseChecker, type OpenApiDocument } from './openapi-checker';
+export {
+  FakeComfyui,
+  CORE_NODE_TYPES,
+  IPADAPTER_NODE_TYPES,
+  type FakeComfyuiFailure,
+  type FakeComfyuiOptions,
+  type Submitted,
+} from './fakes/comfyui/fake-comfyui';

@@ -146,7 +146,7 @@ export class ComfyuiEngine implements BackendEngine {
     } catch (error) {
       if (!(error instanceof DeadlinePassed)) throw error;
       await this.cancel(task);
-      throw new EngineError(`${this.client.label} did not finish ${route} within ${Math.round(this.config.timeouts.job / 1000)} s; the work was interrupted`);
+      throw new EngineError(`${this.client.label} did not finish ${route} within ${seconds(this.config.timeouts.job)}; the work was interrupted`);
     } finally {
       this.nodeCounts.delete(task.handle);
     }
@@ -314,3 +314,5 @@ function parentOf(input: Record<string, unknown>): string | undefined {
   const value = field ? str(input[field]) : undefined;
   return value?.startsWith('asset_') ? value : str(input.imageParentId);
 }
+
+const seconds = (ms: number) => (ms < 1000 ? `${ms} ms` : `${Math.round(ms / 1000)} s`);
