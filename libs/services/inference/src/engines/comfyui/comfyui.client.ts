@@ -199,7 +199,7 @@ export function serverMessage(text: string): string {
   try {
     body = JSON.parse(text);
   } catch {
-    return text.trim().slice(0, 300);
+    return text.replace(/\s+/g, ' ').trim().slice(0, 300);
   }
   const b = body as { error?: unknown; message?: unknown; node_errors?: unknown };
   const error = b.error as { message?: unknown; details?: unknown } | string | undefined;
@@ -211,5 +211,5 @@ export function serverMessage(text: string): string {
   if (b.node_errors && typeof b.node_errors === 'object')
     for (const [id, node] of Object.entries(b.node_errors as Record<string, { class_type?: string; errors?: { message?: string; details?: string }[] }>))
       for (const e of node.errors ?? []) parts.push(`node ${id} (${node.class_type ?? '?'}): ${e.message ?? ''}${e.details ? ` (${e.details})` : ''}`);
-  return parts.join('; ').slice(0, 300);
+  return parts.join('; ').replace(/\s+/g, ' ').slice(0, 300);
 }

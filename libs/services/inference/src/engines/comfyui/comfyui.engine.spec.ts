@@ -125,7 +125,7 @@ describe('comfyui engine (against the fake ComfyUI)', () => {
     const fiveHundred = engine.run(job('txt2img', { prompt: 'x' }), fakeContext());
     await expect(fiveHundred).rejects.toBeInstanceOf(TransientError);
     await expect(fiveHundred).rejects.toMatchObject({
-      reason: 'the comfyui backend gpu1 failed (POST /prompt: HTTP 500: 500 Internal Server Error\n\nServer got itself in trouble)',
+      reason: 'the comfyui backend gpu1 failed (POST /prompt: HTTP 500: 500 Internal Server Error Server got itself in trouble)',
     });
     fake.fail('malformed');
     await expect(engine.run(job('txt2img', { prompt: 'x' }), fakeContext())).rejects.toThrow(

@@ -200,8 +200,10 @@ export class ComfyuiEngine implements BackendEngine {
    * cached a minute: readiness probes run often and /object_info is large). Throws when the backend
    * cannot be reached.
    */
-  problems(): Promise<string[]> {
-    return this.missingNodes().then((missing) => (missing.length ? [`missing node types: ${missing.join('; ')}`] : []));
+  async problems(): Promise<string[]> {
+    await this.client.queue(); // reachable now (the node check below is cached)
+    const missing = await this.missingNodes();
+    return missing.length ? [`missing node types: ${missing.join('; ')}`] : [];
   }
 
   get description(): string {
