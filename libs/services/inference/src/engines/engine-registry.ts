@@ -89,6 +89,12 @@ export class EngineRegistry {
     return [...this.byName.values()].filter(isBackendEngine);
   }
 
+  /** The backend engine of that name (a stored task names its backend), if this process has it. */
+  backend(name: string): BackendEngine | undefined {
+    const engine = this.byName.get(name);
+    return engine && isBackendEngine(engine) ? engine : undefined;
+  }
+
   /** The engine of every route, for the start-up log and docs. */
   table(routes: readonly string[]): Record<string, EngineName> {
     return Object.fromEntries(routes.map((r) => [r, this.resolve(r).name]));

@@ -101,12 +101,22 @@ export async function runBackendTask(
     throw new EngineAborted();
   }
 
-  async function cancel(t: BackendTask): Promise<void> {
-    try {
-      await engine.cancel(t);
-      logger.log(`job ${item.jobId}: canceled ${engine.name} task ${t.handle ?? t.submission}`);
-    } catch (error) {
-      logger.warn(`job ${item.jobId}: canceling ${engine.name} task ${t.handle ?? t.submission} failed: ${(error as Error).message}`);
-    }
+  function cancel(t: BackendTask): Promise<void> {
+    return cancelBackendTask(engine, item.jobId, t);
+  }
+}
+
+/**
+ * Best effort: stops a job's task on its backend (a cancel, by the worker running the job or, when
+ * no live worker holds it, by the intake that recorded the cancel). Never throws: the job is
+ * canceled either way, and a backend that cannot be reached has nothing to stop or will be told by
+ * the running worker.
+ */
+export async function cancelBackendTask(engine: BackendEngine, jobId: string, t: BackendTask): Promise<void> {
+  try {
+    await engine.cancel(t);
+    logger.log(`job ${jobId}: canceled ${engine.name} task ${t.handle ?? t.submission}`);
+  } catch (error) {
+    logger.warn(`job ${jobId}: canceling ${engine.name} task ${t.handle ?? t.submission} failed: ${(error as Error).message}`);
   }
 }

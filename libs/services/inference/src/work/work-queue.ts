@@ -91,15 +91,22 @@ export class WorkQueue {
     return Number(rows[0]?.inserted ?? 0) > 0;
   }
 
-  /** In the consumer's transaction: a queued or running item becomes canceled; its worker is told at commit. */
-  async cancel(tx: SqlClient, jobId: string): Promise<boolean> {
-    const changed = await tx.$executeRawUnsafe(
+  /**
+   * In the consumer's transaction: a queued or running item becomes canceled; its worker is told at
+   * commit. Returns the item's stored backend task (undefined: nothing to cancel), so the caller can
+   * stop the work on the backend even when no live worker holds the job (its worker died, or it
+   * waits for a retry): the running worker's own cancel may never come.
+   */
+  async cancel(tx: SqlClient, jobId: string): Promise<{ backendTask?: StoredBackendTask } | undefined> {
+    const rows = await tx.$queryRawUnsafe<Pick<ClaimedRow, 'backend' | 'backend_submission' | 'backend_handle'>[]>(
       `UPDATE inference.work_items SET status = 'canceled', claim_token = NULL, lease_until = NULL, updated_at = now()
-        WHERE job_id = $1 AND status IN ('queued', 'running')`,
+        WHERE job_id = $1 AND status IN ('queued', 'running')
+        RETURNING backend, backend_submission, backend_handle`,
       jobId,
     );
-    if (changed > 0) await tx.$executeRawUnsafe(`SELECT pg_notify('${CANCEL_CHANNEL}', $1)`, jobId);
-    return changed > 0;
+    if (rows.length === 0) return undefined;
+    await tx.$executeRawUnsafe(`SELECT pg_notify('${CANCEL_CHANNEL}', $1)`, jobId);
+    return { ...storedTask(rows[0]) };
   }
 
   /** Claims up to `limit` due items: queued ones whose time has come, and running ones whose lease expired (their worker died). */
@@ -130,15 +137,7 @@ export class WorkQueue {
       input: typeof r.input === 'string' ? (JSON.parse(r.input) as Record<string, unknown>) : r.input,
       attempts: Number(r.attempts),
       claimToken: r.claim_token,
-      ...(r.backend && r.backend_submission
-        ? {
-            backendTask: {
-              backend: r.backend,
-              submission: r.backend_submission,
-              ...(r.backend_handle ? { handle: r.backend_handle } : {}),
-            },
-          }
-        : {}),
+      ...storedTask(r),
     }));
   }
 
@@ -250,4 +249,12 @@ export class WorkQueue {
       olderThanMs,
     );
   }
+}
+
+/** The backend task columns of a row, when an earlier run recorded one. */
+function storedTask(r: Pick<ClaimedRow, 'backend' | 'backend_submission' | 'backend_handle'>): { backendTask?: StoredBackendTask } {
+  if (!r.backend || !r.backend_submission) return {};
+  return {
+    backendTask: { backend: r.backend, submission: r.backend_submission, ...(r.backend_handle ? { handle: r.backend_handle } : {}) },
+  };
 }

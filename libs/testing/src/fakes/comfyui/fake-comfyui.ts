@@ -72,7 +72,8 @@ export class FakeComfyui {
 
   private constructor(
     private readonly server: Server,
-    private readonly options: FakeComfyuiOptions,
+    /** Changeable by a test (e.g. `ignorePromptId` for the submissions that follow). */
+    readonly options: FakeComfyuiOptions,
   ) {
     this.executor = new FakeExecutor({
       send: (type, data, clientId) => this.send(type, data, clientId),
