@@ -25,3 +25,10 @@ export {
   type FakeComfyuiOptions,
   type Submitted,
 } from './fakes/comfyui/fake-comfyui';
+export {
+  FakeOpenai,
+  type ChatRequest,
+  type FakeOpenaiFailure,
+  type FakeOpenaiOptions,
+  type FakeOpenaiRequest,
+} from './fakes/openai/fake-openai';

@@ -73,10 +73,35 @@ describe('INFERENCE_BACKENDS_FILE', () => {
       `INFERENCE_BACKENDS_FILE: ${path}: backends.gpu1.url: Invalid URL (expected http:// or https://)`,
       `INFERENCE_BACKENDS_FILE: ${path}: backends.gpu1.concurrency: Too small: expected number to be >=1`,
       `INFERENCE_BACKENDS_FILE: ${path}: backends.gpu1.routes.0: not a generation mode (or detect:<modality>, model-training)`,
-      `INFERENCE_BACKENDS_FILE: ${path}: backends.gpu2.type: expected "comfyui" (the backend type this version runs)`,
+      `INFERENCE_BACKENDS_FILE: ${path}: backends.gpu2.type: expected "comfyui" or "openai" (the backend types this version runs)`,
       `INFERENCE_BACKENDS_FILE: ${path}: backends.gpu3.credentials.tokenEnv: Invalid input: expected string, received undefined`,
       `INFERENCE_BACKENDS_FILE: ${path}: backends.gpu3.credentials: Unrecognized key: "token"`,
     ]);
+  });
+
+  it('an openai backend: only the routes it can serve, each with the model it needs; key from the variable named', () => {
+    const bad = file({
+      backends: { gpt: { type: 'openai', url: 'https://api.openai.com/v1', routes: ['upscale', 'caption'], models: { image: 'dall-e-3' } } },
+    });
+    expect(errors(() => loadBackendsFile(bad))).toEqual([
+      `INFERENCE_BACKENDS_FILE: ${bad}: backends.gpt.routes.0: an openai backend cannot serve upscale (it serves txt2img, inpaint, generative-fill, prompt-editing, embed, caption, describe-style, prompt, translate)`,
+      `INFERENCE_BACKENDS_FILE: ${bad}: backends.gpt.models.chat: caption needs the server's chat model: name it`,
+    ]);
+    const good = file({
+      backends: {
+        gpt: {
+          type: 'openai',
+          url: 'https://api.openai.com/v1',
+          credentials: { scheme: 'bearer', tokenEnv: 'OPENAI_API_KEY' },
+          routes: ['txt2img', 'caption'],
+          models: { image: 'dall-e-3', chat: 'gpt-4o-mini' },
+          sizes: ['1024x1024', '1792x1024'],
+        },
+      },
+    });
+    const [gpt] = loadBackendsFile(good, { OPENAI_API_KEY: 'sk-secret' });
+    expect(gpt).toMatchObject({ type: 'openai', concurrency: 4, timeouts: { request: 120_000, job: 600_000 }, headers: { authorization: 'Bearer sk-secret' } });
+    expect(describeBackend(gpt)).toBe('gpt (openai https://api.openai.com/v1 auth=bearer concurrency=4): txt2img caption');
   });
 
   it('refuses an unset credential variable, a route served twice, a reserved name, a missing or unreadable file', () => {

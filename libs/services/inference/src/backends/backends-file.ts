@@ -1,48 +1,15 @@
 import { readFileSync } from 'node:fs';
 import { dirname, extname, resolve } from 'node:path';
 import YAML from 'yaml';
-import { ConfigError, parseDuration, z } from '@genasset/config';
-import { knownRoute } from '../engines/modes';
+import { ConfigError, z } from '@genasset/config';
+import { credentialsSchema, duration, httpUrl, maxOutputBytes, route, type Credentials } from './backend-schema';
+import { openaiBackend, type OpenaiBackendConfig } from './openai-backend';
 
 /** The variable naming the backends file; every error of the file is reported under it. */
 export const BACKENDS_VARIABLE = 'INFERENCE_BACKENDS_FILE';
 
 /** Engine names a backend may not take: they name the built-in engines in INFERENCE_ENGINES. */
 const RESERVED_NAMES = ['image', 'text', 'preview', 'http', 'none', 'export'];
-
-/** `30s`, `2m`, or a number of milliseconds. */
-const duration = (fallback: string) =>
-  z
-    .union([z.number().int().min(0), z.string()])
-    .default(fallback)
-    .transform((value, ctx) => {
-      const ms = typeof value === 'number' ? value : parseDuration(value);
-      if (ms === undefined) {
-        ctx.addIssue({ code: 'custom', message: `"${String(value)}" is not a duration like 500ms, 30s, 2m` });
-        return z.NEVER;
-      }
-      return ms;
-    });
-
-/** An environment variable's NAME: credentials are never written in the file itself. */
-const envName = z
-  .string()
-  .regex(/^[A-Za-z_][A-Za-z0-9_]*$/, { message: 'expected the name of an environment variable' });
-
-/** How requests to the backend authenticate; each secret is read from the environment variable named. */
-const credentialsSchema = z.discriminatedUnion('scheme', [
-  z.strictObject({ scheme: z.literal('bearer'), tokenEnv: envName }),
-  z.strictObject({ scheme: z.literal('basic'), usernameEnv: envName, passwordEnv: envName }),
-  z.strictObject({
-    scheme: z.literal('header'),
-    header: z.string().regex(/^[A-Za-z0-9-]{1,64}$/, { message: 'expected an HTTP header name' }),
-    valueEnv: envName,
-  }),
-]);
-
-const route = z.string().refine(knownRoute, {
-  message: 'not a generation mode (or detect:<modality>, model-training)',
-});
 
 /** Values of workflow placeholders the request does not give (checkpoint, controlnet_model…). */
 const defaults = z.record(
@@ -52,7 +19,7 @@ const defaults = z.record(
 
 const comfyui = z.strictObject({
   type: z.literal('comfyui'),
-  url: z.url({ protocol: /^https?$/, message: 'Invalid URL (expected http:// or https://)' }),
+  url: httpUrl,
   credentials: credentialsSchema.optional(),
   /** Jobs this process runs on the backend at once; more wait for a slot (ComfyUI queues anyway). */
   concurrency: z.number().int().min(1).max(256).default(2),
@@ -66,12 +33,7 @@ const comfyui = z.strictObject({
     .default({ request: 30_000, job: 1_800_000 }),
   /** How often /history is asked while the websocket is down (and as a check while it is up). */
   pollInterval: duration('1s'),
-  /** Largest output file taken from the backend, bytes. */
-  maxOutputBytes: z
-    .number()
-    .int()
-    .min(1024)
-    .default(64 * 1024 * 1024),
+  maxOutputBytes,
   /** The routes it serves: modes, or detect:<modality>. */
   routes: z.array(route).min(1),
   /** Workflow files (API format) replacing or adding the template of a route; relative to this file. */
@@ -89,12 +51,9 @@ const comfyui = z.strictObject({
     .default({}),
 });
 
-/**
- * One backend. Only `comfyui` exists yet; `openai`, `replicate`, `cog` and `http` join this
- * union as their engines are written (each its own object, told apart by `type`).
- */
-const backend = z.discriminatedUnion('type', [comfyui], {
-  error: 'expected "comfyui" (the backend type this version runs)',
+/** One backend, told apart by `type` (each type its own object; `replicate`, `cog` and `http` join as their engines are written). */
+const backend = z.discriminatedUnion('type', [comfyui, openaiBackend], {
+  error: 'expected "comfyui" or "openai" (the backend types this version runs)',
 });
 
 const backendsFile = z.strictObject({ backends: z.record(z.string(), backend) });
@@ -107,7 +66,7 @@ export type ComfyuiBackendConfig = z.infer<typeof comfyui> & {
   workflowFiles: Record<string, string>;
   modelWorkflowFiles: Record<string, Record<string, string>>;
 };
-export type BackendConfig = ComfyuiBackendConfig;
+export type BackendConfig = ComfyuiBackendConfig | OpenaiBackendConfig;
 
 /**
  * Reads and validates the backends file (JSON, or YAML by its extension `.yaml`/`.yml`). Every
@@ -149,6 +108,7 @@ export function loadBackendsFile(path: string, env: NodeJS.ProcessEnv = process.
     );
     const absolute = (files: Record<string, string>) =>
       Object.fromEntries(Object.entries(files).map(([r, file]) => [r, resolve(base, file)]));
+    if (config.type !== 'comfyui') return { ...config, name, headers };
     return {
       ...config,
       name,
@@ -164,7 +124,7 @@ export function loadBackendsFile(path: string, env: NodeJS.ProcessEnv = process.
 }
 
 function credentialHeaders(
-  credentials: z.infer<typeof credentialsSchema> | undefined,
+  credentials: Credentials | undefined,
   env: NodeJS.ProcessEnv,
   missing: (field: string, variable: string) => void,
 ): Record<string, string> {

@@ -30,9 +30,15 @@ export type TaskWhereabouts =
  * - `cancel`: stop it (`POST /predictions/{id}/cancel`). Synchronous APIs (OpenAI-compatible)
  *   may keep `run` only: nothing to resume there.
  */
-export interface BackendEngine extends Engine {
-  readonly kind: 'backend';
-  /** The protocol (`comfyui`): what outputs' `metadata.engine` and the job's `output.engine` say. */
+/**
+ * An engine that runs its routes on an inference server of INFERENCE_BACKENDS_FILE: what the
+ * start-up log, /readyz and the outputs' metadata need of it. Synchronous APIs (OpenAI-compatible)
+ * are only this: their one-call `run` respects the backend's concurrency and timeouts, nothing to
+ * resume. Asynchronous ones are {@link BackendEngine}s.
+ */
+export interface ServerEngine extends Engine {
+  readonly kind: 'backend' | 'sync-backend';
+  /** The protocol (`comfyui`, `openai`): what outputs' `metadata.engine` and the job's `output.engine` say. */
   readonly type: string;
   /** The backend's name in INFERENCE_BACKENDS_FILE (also the engine's name). */
   readonly name: string;
@@ -42,6 +48,15 @@ export interface BackendEngine extends Engine {
   readonly checkTimeoutMs: number;
   /** What stops the backend from running its routes (ComfyUI: node types its workflows lack); throws when it cannot be reached. */
   problems(): Promise<string[]>;
+}
+
+export function isServerEngine(engine: Engine): engine is ServerEngine {
+  const kind = (engine as Partial<ServerEngine>).kind;
+  return kind === 'backend' || kind === 'sync-backend';
+}
+
+export interface BackendEngine extends ServerEngine {
+  readonly kind: 'backend';
   /** Resolves when one of the backend's concurrency slots is this job's; release it when done. */
   acquire(signal: AbortSignal): Promise<() => void>;
   /** Uploads the inputs and submits under `submission`; resolves with the backend's handle. */

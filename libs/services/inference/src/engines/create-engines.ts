@@ -4,6 +4,7 @@ import type { InferenceConfig } from '../inference.config';
 import type { Engine } from './engine';
 import { EngineRegistry, parseEngineOverrides } from './engine-registry';
 import { ComfyuiEngine } from './comfyui/comfyui.engine';
+import { OpenaiEngine } from './openai/openai.engine';
 import { HttpEngine } from './http/http.engine';
 import { ImageEngine } from './image/image.engine';
 import { CLASSICAL_MODALITIES } from './image/detect';
@@ -43,7 +44,7 @@ export function createEngineRegistry(
   }
   const overrides = new Map<string, string>();
   for (const backend of backends) {
-    engines.push(new ComfyuiEngine(backend));
+    engines.push(backend.type === 'comfyui' ? new ComfyuiEngine(backend) : new OpenaiEngine(backend));
     for (const route of backend.routes) overrides.set(route, backend.name);
   }
   for (const [route, engine] of parseEngineOverrides(

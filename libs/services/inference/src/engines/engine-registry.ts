@@ -1,5 +1,5 @@
 import { ConfigError } from '@genasset/config';
-import { isBackendEngine, type BackendEngine } from './backend-engine';
+import { isBackendEngine, isServerEngine, type BackendEngine, type ServerEngine } from './backend-engine';
 import type { Engine } from './engine';
 import { IMAGE_ROUTES } from './image/image.engine';
 import { knownRoute } from './modes';
@@ -85,8 +85,8 @@ export class EngineRegistry {
   }
 
   /** The backend engines (INFERENCE_BACKENDS_FILE), for readiness and the start-up log. */
-  backends(): BackendEngine[] {
-    return [...this.byName.values()].filter(isBackendEngine);
+  backends(): ServerEngine[] {
+    return [...this.byName.values()].filter(isServerEngine);
   }
 
   /** The backend engine of that name (a stored task names its backend), if this process has it. */

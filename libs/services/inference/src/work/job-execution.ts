@@ -1,7 +1,7 @@
 import { Logger } from '@nestjs/common';
 import { isUnstorable, unstorableMessage, unstorablePath, type JobType } from '@genasset/contracts';
 import type { ObjectStore } from '@genasset/storage';
-import { isBackendEngine, type BackendTask } from '../engines/backend-engine';
+import { isBackendEngine, isServerEngine, type BackendTask } from '../engines/backend-engine';
 import { EngineAborted, EngineError, type EngineContext, type EngineJob } from '../engines/engine';
 import { noEngineReason, type EngineRegistry } from '../engines/engine-registry';
 import { EXPORT_ROUTE, routeOf } from '../engines/modes';
@@ -104,9 +104,10 @@ export class JobExecution {
     }
     const engine = resolved.engine;
     const backend = isBackendEngine(engine) ? engine : undefined;
+    const server = isServerEngine(engine) ? engine : undefined;
     // Outputs of a backend say which protocol made them (`comfyui`); the backend's name is in their metadata.
     const writer = new OutputWriter(this.store, item.jobId, item.attempts, {
-      engine: backend?.type ?? engine.name,
+      engine: server?.type ?? engine.name,
       mode: item.mode,
     });
     const heartbeat = setInterval(
@@ -131,7 +132,7 @@ export class JobExecution {
     };
     // A generation naming a model the built-in trainer trained: its image outputs take the learned colours.
     // An http engine runs its own model, so its outputs are left as they are.
-    const learned = engine.name === 'http' || backend ? undefined : learnedColoursKey(input);
+    const learned = engine.name === 'http' || server ? undefined : learnedColoursKey(input);
     let colourModel: Promise<ColourModel> | undefined;
     const ctx: EngineContext = {
       readInput: this.inputs.forJob(job.tenant),

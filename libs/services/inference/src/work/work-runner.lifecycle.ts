@@ -96,7 +96,7 @@ export class WorkRunnerLifecycle implements OnApplicationBootstrap, BeforeApplic
       void backend.problems().then(
         (problems) => {
           if (problems.length) this.logger.error(`backend ${backend.name} cannot run every route: ${problems.join('; ')}`);
-          else this.logger.log(`backend ${backend.name}: reachable, every workflow's node types present`);
+          else this.logger.log(`backend ${backend.name}: reachable, able to run its routes`);
         },
         (error: unknown) => this.logger.warn(`backend ${backend.name}: ${error instanceof Error ? error.message : String(error)}`),
       );

@@ -1,4 +1,4 @@
-import sharp from 'sharp';
+import { maskAsAlpha } from '../backend/backend-images';
 import { EngineError, type EngineContext, type InputImage } from '../engine';
 import type { ComfyuiClient, FileRef } from './comfyui.client';
 import { fieldValue, IMAGE_PLACEHOLDERS, type Workflow } from './workflow';
@@ -53,23 +53,4 @@ export async function uploadInputs(
     names[placeholder] = loadName(merged);
   }
   return names;
-}
-
-/** The mask (white = repaint) as a PNG whose alpha is transparent where to repaint, at the image's size. */
-async function maskAsAlpha(mask: Buffer, image: Buffer): Promise<Buffer> {
-  try {
-    const { width, height } = await sharp(image).metadata();
-    const grey = await sharp(mask)
-      .resize(width, height, { fit: 'fill' })
-      .greyscale()
-      .negate({ alpha: false })
-      .extractChannel(0)
-      .toBuffer();
-    return await sharp({ create: { width: width!, height: height!, channels: 3, background: '#000000' } })
-      .joinChannel(grey)
-      .png()
-      .toBuffer();
-  } catch {
-    throw new EngineError('mask could not be read as an image');
-  }
 }

@@ -1,9 +1,8 @@
-import sharp from 'sharp';
-import { INPUT_PICTURE_FIELDS, MAX_JOB_OUTPUTS } from '@genasset/contracts';
+import { MAX_JOB_OUTPUTS } from '@genasset/contracts';
 import { describeBackend, problems, type ComfyuiBackendConfig } from '../../backends/backends-file';
+import { imageType, parentOf } from '../backend/backend-images';
 import { runOnce, Slots, type BackendEngine, type BackendTask, type TaskWhereabouts } from '../backend-engine';
 import { EngineError, type EngineContext, type EngineJob, type EngineResult, type StoredOutput } from '../engine';
-import { str } from '../image/params';
 import { outputAssetType, routeOf } from '../modes';
 import { ComfyuiClient, type FileRef, type HistoryEntry } from './comfyui.client';
 import { DeadlinePassed, watchPrompt } from './comfyui-watch';
@@ -28,14 +27,6 @@ interface Stamp {
   checkpoint?: unknown;
 }
 
-const IMAGE_FORMATS: Record<string, string> = {
-  png: 'image/png',
-  jpeg: 'image/jpeg',
-  webp: 'image/webp',
-  gif: 'image/gif',
-  tiff: 'image/tiff',
-  heif: 'image/avif',
-};
 
 /**
  * Runs routes as ComfyUI workflows (docs/backends/comfyui.md): the route's workflow (the model's,
@@ -298,23 +289,6 @@ function executionError(entry: HistoryEntry): string {
     if (type === 'execution_interrupted') return 'it was interrupted on the server';
   }
   return 'it ended with an error and no message';
-}
-
-/** The type of an output, from its bytes (decoded by libvips): the name and the server's word are not trusted. */
-async function imageType(bytes: Buffer): Promise<string | undefined> {
-  try {
-    const meta = await sharp(bytes).metadata();
-    return meta.format ? IMAGE_FORMATS[meta.format] : undefined;
-  } catch {
-    return undefined;
-  }
-}
-
-/** The input picture an output derives from: its asset id, else imageParentId. */
-function parentOf(input: Record<string, unknown>): string | undefined {
-  const field = INPUT_PICTURE_FIELDS.find((f) => typeof input[f] === 'string');
-  const value = field ? str(input[field]) : undefined;
-  return value?.startsWith('asset_') ? value : str(input.imageParentId);
 }
 
 const seconds = (ms: number) => (ms < 1000 ? `${ms} ms` : `${Math.round(ms / 1000)} s`);
