@@ -16,7 +16,8 @@ export interface BackendHttpSettings {
   message?: (body: string) => string;
 }
 
-type Init = RequestInit & { signal?: AbortSignal; headers?: Record<string, string> };
+export type BackendRequestInit = Omit<RequestInit, 'headers'> & { signal?: AbortSignal; headers?: Record<string, string> };
+type Init = BackendRequestInit;
 
 /**
  * HTTP calls to a backend, each with its credential headers and a timeout. A connection failure,

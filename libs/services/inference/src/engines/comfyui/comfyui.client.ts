@@ -1,6 +1,6 @@
 import WebSocket from 'ws';
-import { EngineAborted, EngineError } from '../engine';
-import { TransientError } from '../../work/transient-error';
+import { BackendHttp, type BackendRequestInit } from '../backend/backend-http';
+import type { EngineError } from '../engine';
 import type { ApiGraph } from './workflow';
 
 /** A file on the ComfyUI server: what /upload answers and /history lists. */
@@ -35,17 +35,24 @@ export interface ComfyuiClientSettings {
 
 /**
  * ComfyUI's HTTP and websocket API (server.py): the calls the engine makes, each with the
- * backend's credential headers and a timeout. A connection failure or 5xx is a TransientError
- * (the job is tried again later, its stored handle resumed); a refusal (4xx) or a body that is not
- * what the call answers is an EngineError naming the call.
+ * backend's credential headers and a timeout (BackendHttp). A connection failure, 5xx, 408 or 429
+ * is a TransientError (the job is tried again later, its stored handle resumed); a refusal (4xx) or
+ * a body that is not what the call answers is an EngineError naming the call.
  */
 export class ComfyuiClient {
   readonly label: string;
-  private readonly base: string;
+  private readonly http: BackendHttp;
 
   constructor(private readonly settings: ComfyuiClientSettings) {
     this.label = `the comfyui backend ${settings.name}`;
-    this.base = settings.url.endsWith('/') ? settings.url : `${settings.url}/`;
+    // 429 is a transient failure at once: ComfyUI queues, it does not rate-limit (a proxy in front might).
+    this.http = new BackendHttp({
+      label: this.label,
+      url: settings.url,
+      headers: settings.headers,
+      requestTimeoutMs: settings.requestTimeoutMs,
+      message: serverMessage,
+    });
   }
 
   /** POST /prompt; `promptId` is honoured by current servers (older ones choose their own, returned here). */
@@ -109,25 +116,9 @@ export class ComfyuiClient {
   }
 
   /** GET /view: an output file's bytes, refusing more than `maxBytes` (read as it arrives, never more). */
-  async view(file: FileRef, maxBytes: number, signal?: AbortSignal): Promise<Buffer> {
+  view(file: FileRef, maxBytes: number, signal?: AbortSignal): Promise<Buffer> {
     const query = new URLSearchParams({ filename: file.filename, subfolder: file.subfolder, type: file.type });
-    const response = await this.call('GET /view', `view?${query}`, { signal });
-    const declared = Number(response.headers.get('content-length') ?? NaN);
-    if (declared > maxBytes) {
-      await response.body?.cancel();
-      throw new EngineError(`${this.label} produced ${file.filename} of ${declared} bytes; this worker takes at most ${maxBytes}`);
-    }
-    const chunks: Buffer[] = [];
-    let size = 0;
-    for await (const chunk of response.body ?? []) {
-      size += chunk.length;
-      if (size > maxBytes) {
-        await response.body?.cancel().catch(() => undefined);
-        throw new EngineError(`${this.label} produced ${file.filename} of more than ${maxBytes} bytes; this worker takes at most ${maxBytes}`);
-      }
-      chunks.push(Buffer.from(chunk));
-    }
-    return Buffer.concat(chunks);
+    return this.http.download(`view?${query}`, maxBytes, file.filename, signal);
   }
 
   /** POST /interrupt with the prompt_id (servers that do not read it interrupt whatever runs: only called for ours while running). */
@@ -142,51 +133,21 @@ export class ComfyuiClient {
 
   /** The websocket of `clientId` (ComfyUI sends a prompt's messages to the client id it was submitted with). */
   socket(clientId: string): WebSocket {
-    const url = new URL(`ws?clientId=${encodeURIComponent(clientId)}`, this.base);
+    const url = new URL(`ws?clientId=${encodeURIComponent(clientId)}`, this.http.base);
     url.protocol = url.protocol === 'https:' ? 'wss:' : 'ws:';
     return new WebSocket(url, { headers: this.settings.headers, handshakeTimeout: this.settings.requestTimeoutMs });
   }
 
-  private async json(call: string, path: string, init: RequestInit & { signal?: AbortSignal }): Promise<unknown> {
-    const response = await this.call(call, path, init);
-    const text = await response.text();
-    try {
-      return JSON.parse(text) as unknown;
-    } catch {
-      throw this.invalid(call, 'expected JSON');
-    }
+  private json(call: string, path: string, init: BackendRequestInit): Promise<unknown> {
+    return this.http.json(call, path, init);
   }
 
-  private async call(call: string, path: string, init: RequestInit & { signal?: AbortSignal }): Promise<Response> {
-    const timeout = AbortSignal.timeout(this.settings.requestTimeoutMs);
-    let response: Response;
-    try {
-      response = await fetch(new URL(path, this.base), {
-        ...init,
-        headers: {
-          ...(typeof init.body === 'string' ? { 'content-type': 'application/json' } : {}),
-          ...this.settings.headers,
-        },
-        signal: init.signal ? AbortSignal.any([init.signal, timeout]) : timeout,
-        redirect: 'error',
-      });
-    } catch (error) {
-      if (init.signal?.aborted) throw new EngineAborted();
-      throw new TransientError(
-        timeout.aborted ? `${this.label} did not answer ${call} within ${this.settings.requestTimeoutMs} ms` : `${this.label} could not be reached`,
-        error,
-      );
-    }
-    if (response.ok) return response;
-    const message = serverMessage(await response.text().catch(() => ''));
-    const status = `HTTP ${response.status}${message ? `: ${message}` : ''}`;
-    if (response.status >= 500 || response.status === 429 || response.status === 408)
-      throw new TransientError(`${this.label} failed (${call}: ${status})`);
-    throw new EngineError(`${this.label} refused ${call} (${status})`);
+  private call(call: string, path: string, init: BackendRequestInit): Promise<Response> {
+    return this.http.call(call, path, init);
   }
 
   private invalid(call: string, what: string): EngineError {
-    return new EngineError(`${this.label} answered ${call} with an invalid body: ${what}`);
+    return this.http.invalid(call, what);
   }
 }
 
