@@ -24,3 +24,18 @@ export {
   type UpstreamOperation,
 } from './contract/upstream-contract';
 export { MODE_EXAMPLES, type ExampleInputs, type ModeExample } from './generate-examples';
+export {
+  FakeComfyui,
+  CORE_NODE_TYPES,
+  IPADAPTER_NODE_TYPES,
+  type FakeComfyuiFailure,
+  type FakeComfyuiOptions,
+  type Submitted,
+} from './fakes/comfyui/fake-comfyui';
+export {
+  FakeOpenai,
+  type ChatRequest,
+  type FakeOpenaiFailure,
+  type FakeOpenaiOptions,
+  type FakeOpenaiRequest,
+} from './fakes/openai/fake-openai';

@@ -12,6 +12,11 @@ export const inferenceEnv = z.object({
    * `on`, `off`. INFERENCE_ENGINES wins over it per mode.
    */
   INFERENCE_PREVIEW: z.enum(['auto', 'on', 'off']).default('auto'),
+  /**
+   * A JSON or YAML file naming the inference servers (backends) this worker sends work to, and the
+   * routes each serves (docs/backends/comfyui.md). Validated at start: errors name their path in the file.
+   */
+  INFERENCE_BACKENDS_FILE: z.string().optional(),
   /** The inference server of the http engine (the exact URL requests are POSTed to). */
   INFERENCE_HTTP_URL: vars.url().optional(),
   /** Sent as `Authorization: Bearer …` to the inference server. */

@@ -40,8 +40,9 @@ import { WorkRunnerLifecycle } from './work/work-runner.lifecycle';
     },
     {
       provide: EngineRegistry,
-      inject: [INFERENCE_CONFIG],
-      useFactory: (config: InferenceConfig) => createEngineRegistry(config),
+      inject: [INFERENCE_CONFIG, PROCESS_ENV],
+      // The process's environment (not process.env): credentials named in the backends file are read from it.
+      useFactory: (config: InferenceConfig, env: NodeJS.ProcessEnv) => createEngineRegistry(config, env),
     },
     WorkQueue,
     JobReporter,

@@ -1,7 +1,10 @@
 import { GENERATION_MODES } from '@genasset/contracts';
+import { loadBackendsFile, type BackendConfig } from '../backends/backends-file';
 import type { InferenceConfig } from '../inference.config';
 import type { Engine } from './engine';
 import { EngineRegistry, parseEngineOverrides } from './engine-registry';
+import { ComfyuiEngine } from './comfyui/comfyui.engine';
+import { OpenaiEngine } from './openai/openai.engine';
 import { HttpEngine } from './http/http.engine';
 import { ImageEngine } from './image/image.engine';
 import { CLASSICAL_MODALITIES } from './image/detect';
@@ -10,8 +13,16 @@ import { MODEL_MODALITIES } from './modes';
 import { PreviewEngine } from './preview/preview.engine';
 import { TextEngine } from './text/text.engine';
 
-/** The engines of this process and which runs what, from the validated configuration. */
-export function createEngineRegistry(config: InferenceConfig): EngineRegistry {
+/**
+ * The engines of this process and which runs what, from the validated configuration: the routes
+ * each backend of INFERENCE_BACKENDS_FILE lists go to it, and INFERENCE_ENGINES (the short form)
+ * applies over them.
+ */
+export function createEngineRegistry(
+  config: InferenceConfig,
+  env: NodeJS.ProcessEnv = process.env,
+  backends: readonly BackendConfig[] = config.INFERENCE_BACKENDS_FILE ? loadBackendsFile(config.INFERENCE_BACKENDS_FILE, env) : [],
+): EngineRegistry {
   RASTER_LIMITS.maxPixels = config.INFERENCE_MAX_PIXELS;
   const preview = new PreviewEngine();
   // The text engine gives what needs a model (inventive prompts…) to preview only where preview is the default.
@@ -31,11 +42,17 @@ export function createEngineRegistry(config: InferenceConfig): EngineRegistry {
       }),
     );
   }
-  return new EngineRegistry(
-    engines,
-    parseEngineOverrides(config.INFERENCE_ENGINES),
-    previewByDefault(config),
-  );
+  const overrides = new Map<string, string>();
+  for (const backend of backends) {
+    engines.push(backend.type === 'comfyui' ? new ComfyuiEngine(backend) : new OpenaiEngine(backend));
+    for (const route of backend.routes) overrides.set(route, backend.name);
+  }
+  for (const [route, engine] of parseEngineOverrides(
+    config.INFERENCE_ENGINES,
+    backends.map((b) => b.name),
+  ))
+    overrides.set(route, engine);
+  return new EngineRegistry(engines, overrides, previewByDefault(config));
 }
 
 /** Preview for model-only modes: on when asked, off when asked; `auto` = on unless a production process with its own database. */

@@ -1,17 +1,21 @@
 import { ConfigError } from '@genasset/config';
+import { isBackendEngine, isServerEngine, type BackendEngine, type ServerEngine } from './backend-engine';
 import type { Engine } from './engine';
 import { IMAGE_ROUTES } from './image/image.engine';
 import { knownRoute } from './modes';
 import { TEXT_ROUTES } from './text/text.engine';
 
 export const ENGINE_NAMES = ['image', 'text', 'preview', 'http', 'none'] as const;
-export type EngineName = (typeof ENGINE_NAMES)[number];
+/** A built-in engine, or a backend named in INFERENCE_BACKENDS_FILE (`gpu1`). */
+export type EngineName = string;
 
 /**
- * `INFERENCE_ENGINES=pixelate=image,txt2img=http,detect:depth=none` → route → engine.
+ * `INFERENCE_ENGINES=pixelate=image,txt2img=http,detect:depth=none` → route → engine; an engine
+ * may also be a backend of INFERENCE_BACKENDS_FILE (`txt2img=gpu1`).
  * Unknown modes, engines and malformed entries fail start-up naming the variable.
  */
-export function parseEngineOverrides(text: string): Map<string, EngineName> {
+export function parseEngineOverrides(text: string, backends: readonly string[] = []): Map<string, EngineName> {
+  const names: readonly string[] = [...ENGINE_NAMES, ...backends];
   const overrides = new Map<string, EngineName>();
   const problems: string[] = [];
   for (const entry of text
@@ -21,9 +25,8 @@ export function parseEngineOverrides(text: string): Map<string, EngineName> {
     const [route, engine, ...rest] = entry.split('=').map((s) => s.trim());
     if (!route || !engine || rest.length > 0) problems.push(`"${entry}" is not mode=engine`);
     else if (!knownRoute(route)) problems.push(`"${route}" is not a generation mode (or detect:<modality>)`);
-    else if (!(ENGINE_NAMES as readonly string[]).includes(engine))
-      problems.push(`"${engine}" is not an engine (${ENGINE_NAMES.join(', ')})`);
-    else overrides.set(route, engine as EngineName);
+    else if (!names.includes(engine)) problems.push(`"${engine}" is not an engine (${names.join(', ')})`);
+    else overrides.set(route, engine);
   }
   if (problems.length)
     throw new ConfigError(problems.map((message) => ({ variable: 'INFERENCE_ENGINES', message })));
@@ -79,6 +82,17 @@ export class EngineRegistry {
       if (forMode === 'none' || resolved.engine) return resolved;
     }
     return this.named(this.defaultFor(route), route);
+  }
+
+  /** The backend engines (INFERENCE_BACKENDS_FILE), for readiness and the start-up log. */
+  backends(): ServerEngine[] {
+    return [...this.byName.values()].filter(isServerEngine);
+  }
+
+  /** The backend engine of that name (a stored task names its backend), if this process has it. */
+  backend(name: string): BackendEngine | undefined {
+    const engine = this.byName.get(name);
+    return engine && isBackendEngine(engine) ? engine : undefined;
   }
 
   /** The engine of every route, for the start-up log and docs. */

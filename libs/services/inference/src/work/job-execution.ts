@@ -1,6 +1,7 @@
 import { Logger } from '@nestjs/common';
 import { isUnstorable, unstorableMessage, unstorablePath, type JobType } from '@genasset/contracts';
 import type { ObjectStore } from '@genasset/storage';
+import { isBackendEngine, isServerEngine, type BackendTask } from '../engines/backend-engine';
 import { EngineAborted, EngineError, type EngineContext, type EngineJob } from '../engines/engine';
 import { noEngineReason, type EngineRegistry } from '../engines/engine-registry';
 import { EXPORT_ROUTE, routeOf } from '../engines/modes';
@@ -11,6 +12,7 @@ import type { Engine } from '../engines/engine';
 import type { InferencePrisma } from '../inference.prisma';
 import type { InputReader } from './input-reader';
 import type { JobReporter } from './job-reporter';
+import { runBackendTask } from './backend-task';
 import { OutputWriter } from './output-writer';
 import { TransientError } from './transient-error';
 import { whileHeld } from './while-held';
@@ -32,6 +34,8 @@ export interface Running {
   done: Promise<void>;
   /** Epoch ms when the claim's lease runs out, as of its last renewal seen by this process. */
   heldUntil?: number;
+  /** The backend task of this run, once submitted (or meant to be). */
+  backendTask?: BackendTask;
 }
 
 /** Job progress: 0.05 when an engine starts, engine progress mapped into 0.1–0.9, 0.95 when finalizing. */
@@ -99,8 +103,11 @@ export class JobExecution {
       return;
     }
     const engine = resolved.engine;
+    const backend = isBackendEngine(engine) ? engine : undefined;
+    const server = isServerEngine(engine) ? engine : undefined;
+    // Outputs of a backend say which protocol made them (`comfyui`); the backend's name is in their metadata.
     const writer = new OutputWriter(this.store, item.jobId, item.attempts, {
-      engine: engine.name,
+      engine: server?.type ?? engine.name,
       mode: item.mode,
     });
     const heartbeat = setInterval(
@@ -125,7 +132,7 @@ export class JobExecution {
     };
     // A generation naming a model the built-in trainer trained: its image outputs take the learned colours.
     // An http engine runs its own model, so its outputs are left as they are.
-    const learned = engine.name === 'http' ? undefined : learnedColoursKey(input);
+    const learned = engine.name === 'http' || server ? undefined : learnedColoursKey(input);
     let colourModel: Promise<ColourModel> | undefined;
     const ctx: EngineContext = {
       readInput: this.inputs.forJob(job.tenant),
@@ -152,7 +159,15 @@ export class JobExecution {
     try {
       await this.report(run, START);
       lastReport = Date.now();
-      const result = await engine.run(job, ctx);
+      const result = backend
+        ? await runBackendTask(backend, job, ctx, run, {
+            prisma: this.prisma,
+            queue: this.queue,
+            reporter: this.reporter,
+            leaseMs: this.settings.leaseMs,
+            persist: (what, write) => this.persist(run, what, write),
+          })
+        : await engine.run(job, ctx);
       if (run.controller.signal.aborted) throw new EngineAborted();
       const extra = { ...result.extra, engine: result.extra?.engine ?? engine.name };
       refuseUnstorable(engine.name, extra, writer.outputs);

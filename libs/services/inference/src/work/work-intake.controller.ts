@@ -9,8 +9,10 @@ import {
   type JobWorkRequestedData,
 } from '@genasset/contracts';
 import { EventContext, OnEvent } from '@genasset/messaging';
+import { EngineRegistry } from '../engines/engine-registry';
 import { modeOf } from '../engines/modes';
 import { INFERENCE_SERVICE } from '../inference.schema';
+import { cancelBackendTask } from './backend-task';
 import { JobReporter } from './job-reporter';
 import { WorkQueue, type InferenceTx } from './work-queue';
 
@@ -31,6 +33,7 @@ export class WorkIntakeController {
   constructor(
     private readonly queue: WorkQueue,
     private readonly reporter: JobReporter,
+    private readonly registry: EngineRegistry,
   ) {}
 
   @OnEvent(TOPICS.jobWork, { consumer: INFERENCE_SERVICE, types: [JobWorkRequested.type], when: notDownload })
@@ -70,7 +73,18 @@ export class WorkIntakeController {
     @Ctx() ctx: EventContext<InferenceTx>,
   ): Promise<void> {
     if (envelope.data.kind === 'asset-download') return;
-    if (await this.queue.cancel(ctx.tx, envelope.data.jobId))
-      this.logger.log(`job ${envelope.data.jobId}: canceled`);
+    const { jobId } = envelope.data;
+    const canceled = await this.queue.cancel(ctx.tx, jobId);
+    if (!canceled) return;
+    this.logger.log(`job ${jobId}: canceled`);
+    const task = canceled.backendTask;
+    const engine = task && this.registry.backend(task.backend);
+    // The worker holding the job (if any: it may have died, or the job waits for a retry) cancels
+    // its task too; a second cancel is harmless (a finished or unknown task is left alone). After
+    // commit, never inside the consumer's transaction: a backend call must not hold it open.
+    if (task && engine)
+      ctx.onSettled((committed) => {
+        if (committed) void cancelBackendTask(engine, jobId, task);
+      });
   }
 }

@@ -25,10 +25,22 @@ export interface NewWorkItem {
   input: Record<string, unknown>;
 }
 
+/**
+ * Work a backend runs asynchronously, as stored with the item: the intent (`submission`, written
+ * before submitting) and, once the backend accepted it, its `handle` (ComfyUI prompt_id).
+ */
+export interface StoredBackendTask {
+  backend: string;
+  submission: string;
+  handle?: string;
+}
+
 /** A claimed item: the claim token proves this worker still holds it. */
 export interface ClaimedItem extends NewWorkItem {
   attempts: number;
   claimToken: string;
+  /** Set when an earlier run of the job submitted it (or meant to) to a backend: resume it, never submit again. */
+  backendTask?: StoredBackendTask;
 }
 
 interface ClaimedRow {
@@ -42,6 +54,9 @@ interface ClaimedRow {
   input: Record<string, unknown> | string;
   attempts: number;
   claim_token: string;
+  backend: string | null;
+  backend_submission: string | null;
+  backend_handle: string | null;
 }
 
 /**
@@ -77,15 +92,22 @@ export class WorkQueue {
     return Number(rows[0]?.inserted ?? 0) > 0;
   }
 
-  /** In the consumer's transaction: a queued or running item becomes canceled; its worker is told at commit. */
-  async cancel(tx: SqlClient, jobId: string): Promise<boolean> {
-    const changed = await tx.$executeRawUnsafe(
+  /**
+   * In the consumer's transaction: a queued or running item becomes canceled; its worker is told at
+   * commit. Returns the item's stored backend task (undefined: nothing to cancel), so the caller can
+   * stop the work on the backend even when no live worker holds the job (its worker died, or it
+   * waits for a retry): the running worker's own cancel may never come.
+   */
+  async cancel(tx: SqlClient, jobId: string): Promise<{ backendTask?: StoredBackendTask } | undefined> {
+    const rows = await tx.$queryRawUnsafe<Pick<ClaimedRow, 'backend' | 'backend_submission' | 'backend_handle'>[]>(
       `UPDATE inference.work_items SET status = 'canceled', claim_token = NULL, lease_until = NULL, updated_at = now()
-        WHERE job_id = $1 AND status IN ('queued', 'running')`,
+        WHERE job_id = $1 AND status IN ('queued', 'running')
+        RETURNING backend, backend_submission, backend_handle`,
       jobId,
     );
-    if (changed > 0) await tx.$executeRawUnsafe(`SELECT pg_notify('${CANCEL_CHANNEL}', $1)`, jobId);
-    return changed > 0;
+    if (rows.length === 0) return undefined;
+    await tx.$executeRawUnsafe(`SELECT pg_notify('${CANCEL_CHANNEL}', $1)`, jobId);
+    return { ...storedTask(rows[0]) };
   }
 
   /** Claims up to `limit` due items: queued ones whose time has come, and running ones whose lease expired (their worker died). */
@@ -100,7 +122,8 @@ export class WorkQueue {
            ORDER BY available_at, job_id
            LIMIT $1
            FOR UPDATE SKIP LOCKED)
-       RETURNING w.job_id, w.job_type, w.mode, w.team_id, w.project_id, w.author_id, w.model_id, w.input, w.attempts, w.claim_token`,
+       RETURNING w.job_id, w.job_type, w.mode, w.team_id, w.project_id, w.author_id, w.model_id, w.input, w.attempts, w.claim_token,
+                 w.backend, w.backend_submission, w.backend_handle`,
       limit,
       leaseMs,
     );
@@ -115,7 +138,35 @@ export class WorkQueue {
       input: typeof r.input === 'string' ? (JSON.parse(r.input) as Record<string, unknown>) : r.input,
       attempts: Number(r.attempts),
       claimToken: r.claim_token,
+      ...storedTask(r),
     }));
+  }
+
+  /**
+   * Before submitting to a backend: records which backend and the submission id the work goes
+   * under (the intent), so a worker that dies mid-submit leaves a trace to look the work up by.
+   * False when the claim is gone.
+   */
+  async recordIntent(item: ClaimedItem, backend: string, submission: string): Promise<boolean> {
+    const changed = await this.prisma.$executeRawUnsafe(
+      `UPDATE inference.work_items SET backend = $3, backend_submission = $4, backend_handle = NULL, updated_at = now()
+        WHERE job_id = $1 AND claim_token = $2 AND status = 'running'`,
+      item.jobId,
+      item.claimToken,
+      backend,
+      submission,
+    );
+    return changed > 0;
+  }
+
+  /** The backend accepted the work: its handle, stored as one statement guarded by the claim (a guard for Outbox.writeIf). */
+  handleRecording(item: ClaimedItem, handle: string, leaseMs: number): { sql: string; params: unknown[] } {
+    return {
+      sql: `UPDATE inference.work_items SET backend_handle = $3, backend_submitted_at = now(), updated_at = now(),
+                   lease_until = now() + make_interval(secs => $4::double precision / 1000)
+        WHERE job_id = $1 AND claim_token = $2 AND status = 'running' RETURNING 1`,
+      params: [item.jobId, item.claimToken, handle, leaseMs],
+    };
   }
 
   /** Renews the lease; false when the claim is gone (canceled, or taken over after a missed lease). */
@@ -212,4 +263,12 @@ export async function reclaimWorkLeases(db: Pick<DatabaseConnection, 'query'>): 
       WHERE status = 'running' AND lease_until > now() RETURNING 1`,
   );
   return rows.length;
+}
+
+/** The backend task columns of a row, when an earlier run recorded one. */
+function storedTask(r: Pick<ClaimedRow, 'backend' | 'backend_submission' | 'backend_handle'>): { backendTask?: StoredBackendTask } {
+  if (!r.backend || !r.backend_submission) return {};
+  return {
+    backendTask: { backend: r.backend, submission: r.backend_submission, ...(r.backend_handle ? { handle: r.backend_handle } : {}) },
+  };
 }

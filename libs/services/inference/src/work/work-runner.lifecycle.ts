@@ -7,6 +7,7 @@ import {
   type OnApplicationBootstrap,
 } from '@nestjs/common';
 import { parseDuration, PROCESS_ENV } from '@genasset/config';
+import { ReadinessRegistry } from '@genasset/http';
 import { IdentityService } from '@genasset/identity';
 import { DATABASE_CONNECTION, type DatabaseConnection } from '@genasset/persistence';
 import { OBJECT_STORE, type ObjectStore } from '@genasset/storage';
@@ -38,6 +39,7 @@ export class WorkRunnerLifecycle implements OnApplicationBootstrap, BeforeApplic
     @Inject(PROCESS_ENV) env: NodeJS.ProcessEnv,
     identity: IdentityService,
     @Optional() @Inject(DATABASE_CONNECTION) db?: DatabaseConnection,
+    @Optional() private readonly readiness?: ReadinessRegistry,
   ) {
     TRAINER_SETTINGS.stepDelayMs = config.INFERENCE_TRAINER_STEP_DELAY;
     const grace = parseDuration(env.SHUTDOWN_GRACE ?? '25s') ?? 25_000;
@@ -80,6 +82,25 @@ export class WorkRunnerLifecycle implements OnApplicationBootstrap, BeforeApplic
         .map(([e, routes]) => `${e}: ${routes.join(' ')}`)
         .join(' | ')}`,
     );
+    for (const backend of this.registry.backends()) {
+      this.logger.log(`backend ${backend.description}`);
+      // /readyz shows each backend: unreachable, or unable to run its routes (node types missing).
+      this.readiness?.register(
+        `backend:${backend.name}`,
+        async () => {
+          const problems = await backend.problems();
+          if (problems.length) throw new Error(problems.join('; '));
+        },
+        { timeoutMs: backend.checkTimeoutMs },
+      );
+      void backend.problems().then(
+        (problems) => {
+          if (problems.length) this.logger.error(`backend ${backend.name} cannot run every route: ${problems.join('; ')}`);
+          else this.logger.log(`backend ${backend.name}: reachable, able to run its routes`);
+        },
+        (error: unknown) => this.logger.warn(`backend ${backend.name}: ${error instanceof Error ? error.message : String(error)}`),
+      );
+    }
     await this.runner.start();
   }
 

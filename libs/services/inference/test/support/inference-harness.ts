@@ -65,7 +65,8 @@ export interface InferenceHarness extends ServiceHarness {
  * broker and S3 server: requests go through the public generate routes.
  */
 export async function startInferenceHarness(
-  options: { env?: Record<string, string>; webhooks?: boolean } = {},
+  /** `worker: false`: no inference-worker in the process (tests that run it as its own OS process). */
+  options: { env?: Record<string, string>; webhooks?: boolean; worker?: boolean } = {},
 ): Promise<InferenceHarness> {
   const internalToken = `int_${randomBytes(16).toString('base64url')}`;
   const harness = await startServiceHarness({
@@ -73,7 +74,7 @@ export async function startInferenceHarness(
       SERVICES.generation,
       SERVICES.job,
       SERVICES.asset,
-      SERVICES.inference,
+      ...(options.worker === false ? [] : [SERVICES.inference]),
       ...(options.webhooks ? [SERVICES.webhook] : []),
     ],
     env: {

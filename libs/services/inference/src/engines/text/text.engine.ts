@@ -118,7 +118,7 @@ export class TextEngine implements Engine {
 }
 
 /** The images a request names, in order: `images` (data-URL inputs are stored keys by now), then the deprecated `assetIds`. */
-function references(input: Record<string, unknown>): { reference: unknown; field: string }[] {
+export function references(input: Record<string, unknown>): { reference: unknown; field: string }[] {
   const list = (v: unknown) => (Array.isArray(v) ? v : []);
   return [
     ...list(input.images).map((reference, i) => ({ reference, field: `images.${i}` })),

@@ -1,0 +1,160 @@
+import { readFileSync } from 'node:fs';
+import { dirname, extname, resolve } from 'node:path';
+import YAML from 'yaml';
+import { ConfigError, z } from '@genasset/config';
+import { credentialsSchema, duration, httpUrl, maxOutputBytes, route, type Credentials } from './backend-schema';
+import { openaiBackend, type OpenaiBackendConfig } from './openai-backend';
+
+/** The variable naming the backends file; every error of the file is reported under it. */
+export const BACKENDS_VARIABLE = 'INFERENCE_BACKENDS_FILE';
+
+/** Engine names a backend may not take: they name the built-in engines in INFERENCE_ENGINES. */
+const RESERVED_NAMES = ['image', 'text', 'preview', 'http', 'none', 'export'];
+
+/** Values of workflow placeholders the request does not give (checkpoint, controlnet_model…). */
+const defaults = z.record(
+  z.string().regex(/^[a-z_]+$/, { message: 'expected a placeholder name like checkpoint' }),
+  z.union([z.string(), z.number(), z.boolean()]),
+);
+
+const comfyui = z.strictObject({
+  type: z.literal('comfyui'),
+  url: httpUrl,
+  credentials: credentialsSchema.optional(),
+  /** Jobs this process runs on the backend at once; more wait for a slot (ComfyUI queues anyway). */
+  concurrency: z.number().int().min(1).max(256).default(2),
+  timeouts: z
+    .strictObject({
+      /** One HTTP call (submit, upload, history, download). */
+      request: duration('30s'),
+      /** From submission to the end of the work; past it the work is interrupted and the job fails. */
+      job: duration('30m'),
+    })
+    .default({ request: 30_000, job: 1_800_000 }),
+  /** How often /history is asked while the websocket is down (and as a check while it is up). */
+  pollInterval: duration('1s'),
+  maxOutputBytes,
+  /** The routes it serves: modes, or detect:<modality>. */
+  routes: z.array(route).min(1),
+  /** Workflow files (API format) replacing or adding the template of a route; relative to this file. */
+  workflows: z.record(route, z.string().min(1)).default({}),
+  defaults: defaults.default({}),
+  /** Per registry model (modelId): its own placeholder values (checkpoint…) and workflows. */
+  models: z
+    .record(
+      z.string().min(1),
+      z.strictObject({
+        defaults: defaults.default({}),
+        workflows: z.record(route, z.string().min(1)).default({}),
+      }),
+    )
+    .default({}),
+});
+
+/** One backend, told apart by `type` (each type its own object; `replicate`, `cog` and `http` join as their engines are written). */
+const backend = z.discriminatedUnion('type', [comfyui, openaiBackend], {
+  error: 'expected "comfyui" or "openai" (the backend types this version runs)',
+});
+
+const backendsFile = z.strictObject({ backends: z.record(z.string(), backend) });
+
+export type ComfyuiBackendConfig = z.infer<typeof comfyui> & {
+  name: string;
+  /** Resolved credential headers (secrets: never logged). */
+  headers: Record<string, string>;
+  /** Workflow paths made absolute. */
+  workflowFiles: Record<string, string>;
+  modelWorkflowFiles: Record<string, Record<string, string>>;
+};
+export type BackendConfig = ComfyuiBackendConfig | OpenaiBackendConfig;
+
+/**
+ * Reads and validates the backends file (JSON, or YAML by its extension `.yaml`/`.yml`). Every
+ * problem is reported at once under INFERENCE_BACKENDS_FILE with its path in the file
+ * (`backends.gpu1.url: Invalid URL`), and so are credential variables that are not set and two
+ * backends claiming one route.
+ */
+export function loadBackendsFile(path: string, env: NodeJS.ProcessEnv = process.env): BackendConfig[] {
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch (error) {
+    throw problems([`${path}: cannot be read (${(error as NodeJS.ErrnoException).code ?? 'error'})`]);
+  }
+  let data: unknown;
+  try {
+    data = ['.yaml', '.yml'].includes(extname(path).toLowerCase()) ? YAML.parse(text) : JSON.parse(text);
+  } catch (error) {
+    throw problems([`${path}: not valid ${extname(path) === '.json' ? 'JSON' : 'YAML'}: ${(error as Error).message.split('\n')[0]}`]);
+  }
+  const parsed = backendsFile.safeParse(data);
+  if (!parsed.success)
+    throw problems(parsed.error.issues.map((issue) => `${path}: ${issue.path.join('.') || '(root)'}: ${issue.message}`));
+  const found: string[] = [];
+  const servedBy = new Map<string, string>();
+  const base = dirname(resolve(path));
+  const backends = Object.entries(parsed.data.backends).map(([name, config]) => {
+    // Checked here, not by the schema: zod reports a bad record key without the refinement's words.
+    if (!/^[a-z][a-z0-9-]{0,39}$/.test(name))
+      found.push(`${path}: backends.${name}: a backend name is 1–40 lower-case letters, digits and -, starting with a letter`);
+    else if (RESERVED_NAMES.includes(name)) found.push(`${path}: backends.${name}: names a built-in engine`);
+    config.routes.forEach((r, i) => {
+      const other = servedBy.get(r);
+      if (other) found.push(`${path}: backends.${name}.routes.${i}: ${r} is already served by ${other}`);
+      else servedBy.set(r, name);
+    });
+    const headers = credentialHeaders(config.credentials, env, (field, variable) =>
+      found.push(`${path}: backends.${name}.credentials.${field}: the environment variable ${variable} is not set`),
+    );
+    const absolute = (files: Record<string, string>) =>
+      Object.fromEntries(Object.entries(files).map(([r, file]) => [r, resolve(base, file)]));
+    if (config.type !== 'comfyui') return { ...config, name, headers };
+    return {
+      ...config,
+      name,
+      headers,
+      workflowFiles: absolute(config.workflows),
+      modelWorkflowFiles: Object.fromEntries(
+        Object.entries(config.models).map(([model, m]) => [model, absolute(m.workflows)]),
+      ),
+    };
+  });
+  if (found.length) throw problems(found);
+  return backends;
+}
+
+function credentialHeaders(
+  credentials: Credentials | undefined,
+  env: NodeJS.ProcessEnv,
+  missing: (field: string, variable: string) => void,
+): Record<string, string> {
+  if (!credentials) return {};
+  const read = (field: string, variable: string) => {
+    const value = env[variable];
+    if (!value) missing(field, variable);
+    return value ?? '';
+  };
+  switch (credentials.scheme) {
+    case 'bearer':
+      return { authorization: `Bearer ${read('tokenEnv', credentials.tokenEnv)}` };
+    case 'basic': {
+      const user = read('usernameEnv', credentials.usernameEnv);
+      const password = read('passwordEnv', credentials.passwordEnv);
+      return { authorization: `Basic ${Buffer.from(`${user}:${password}`).toString('base64')}` };
+    }
+    case 'header':
+      return { [credentials.header.toLowerCase()]: read('valueEnv', credentials.valueEnv) };
+  }
+}
+
+export function problems(messages: string[]): ConfigError {
+  return new ConfigError(messages.map((message) => ({ variable: BACKENDS_VARIABLE, message })));
+}
+
+/** What the start-up log shows of a backend: never its credentials, only how it authenticates. */
+export function describeBackend(backend: BackendConfig): string {
+  const auth = backend.credentials ? ` auth=${backend.credentials.scheme}` : '';
+  const url = new URL(backend.url);
+  if (url.username || url.password) [url.username, url.password] = ['***', ''];
+  return `${backend.name} (${backend.type} ${url.toString()}${auth} concurrency=${backend.concurrency}): ${backend.routes.join(' ')}`;
+}

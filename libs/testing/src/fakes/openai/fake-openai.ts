@@ -1,0 +1,220 @@
+/**
+ * A fake OpenAI-compatible server (OpenAI, LocalAI, vLLM, Ollama, TEI speak this API), for tests.
+ *
+ * Follows the OpenAI API reference as published in github.com/openai/openai-openapi `openapi.yaml`
+ * (read, not copied): CreateImageRequest (`POST /v1/images/generations` {model, prompt, n, size,
+ * response_format} → ImagesResponse {created, data: [{b64_json | url, revised_prompt}]}),
+ * CreateImageEditRequest (`POST /v1/images/edits`, multipart: image, mask — "fully transparent
+ * areas indicate where image should be edited" —, prompt, n, size, model, response_format),
+ * CreateEmbeddingRequest/Response (`POST /v1/embeddings` {model, input} → {object: "list", data:
+ * [{object: "embedding", embedding, index}], model, usage}), CreateChatCompletionRequest/Response
+ * (`POST /v1/chat/completions`, content parts `text` and `image_url` → {choices: [{index, message:
+ * {role, content}, finish_reason}]}), ListModelsResponse (`GET /v1/models`), and ErrorResponse
+ * `{error: {message, type, param, code}}` with 401 for a wrong key, 429 with `retry-after`.
+ *
+ * Failure modes per test with `fail(...)`: `down` (connections reset), `http-4xx` (400
+ * content_policy_violation), `http-5xx` (500 server_error), `malformed` (200 with an HTML body),
+ * `never-answers` (the request is held until the client gives up), `rate-limited` (429 with
+ * `retry-after: <retryAfterS>` for the next `times` requests, then normal answers).
+ */
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo, Socket } from 'node:net';
+import sharp from 'sharp';
+
+export type FakeOpenaiFailure = 'down' | 'http-4xx' | 'http-5xx' | 'malformed' | 'never-answers' | 'rate-limited';
+
+export interface FakeOpenaiOptions {
+  /** The key `Authorization: Bearer` must carry (absent: any). */
+  apiKey?: string;
+  /** Model ids GET /v1/models lists. */
+  models?: string[];
+  /** The chat answer, from the request (default: a caption/translation/prompt-shaped reply by its system message). */
+  chatReply?: (body: ChatRequest) => string;
+}
+
+export interface ChatRequest {
+  model: string;
+  messages: { role: string; content: string | { type: string; text?: string; image_url?: { url: string } }[] }[];
+  [key: string]: unknown;
+}
+
+export interface FakeOpenaiRequest {
+  method: string;
+  path: string;
+  authorization?: string;
+  /** Parsed JSON body, or the multipart fields (files as `{name, type, bytes}`). */
+  body: Record<string, unknown>;
+}
+
+export class FakeOpenai {
+  readonly requests: FakeOpenaiRequest[] = [];
+  /** Images the fake produced, by the order it produced them (what assets must hold). */
+  readonly images: Buffer[] = [];
+  private failure?: { mode: FakeOpenaiFailure; times: number; retryAfterS: number };
+  private readonly connections = new Set<Socket>();
+  private readonly files = new Map<string, Buffer>();
+
+  private constructor(
+    private readonly server: Server,
+    readonly options: FakeOpenaiOptions,
+  ) {}
+
+  static async start(options: FakeOpenaiOptions = {}): Promise<FakeOpenai> {
+    const server = createServer();
+    const fake = new FakeOpenai(server, options);
+    server.on('request', (req, res) => void fake.handle(req, res));
+    server.on('connection', (socket) => {
+      fake.connections.add(socket);
+      socket.on('close', () => fake.connections.delete(socket));
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    return fake;
+  }
+
+  /** The API base URL, with its version (what a backends file names). */
+  get url(): string {
+    return `http://127.0.0.1:${(this.server.address() as AddressInfo).port}/v1`;
+  }
+
+  /** Selects a failure mode (undefined: behave); `rate-limited` lasts `times` requests (default 1). */
+  fail(mode: FakeOpenaiFailure | undefined, options: { times?: number; retryAfterS?: number } = {}): void {
+    this.failure = mode ? { mode, times: options.times ?? Infinity, retryAfterS: options.retryAfterS ?? 1 } : undefined;
+    if (mode === 'rate-limited' && options.times === undefined) this.failure!.times = 1;
+  }
+
+  async close(): Promise<void> {
+    for (const socket of this.connections) socket.destroy();
+    await new Promise<void>((resolve) => this.server.close(() => resolve()));
+  }
+
+  private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const url = new URL(req.url ?? '/', 'http://fake');
+    const raw = await read(req);
+    const request: FakeOpenaiRequest = { method: req.method ?? 'GET', path: url.pathname, authorization: req.headers.authorization, body: {} };
+    this.requests.push(request);
+    const json = (status: number, value: unknown, headers: Record<string, string> = {}) => {
+      res.writeHead(status, { 'content-type': 'application/json', ...headers });
+      res.end(JSON.stringify(value));
+    };
+    const error = (status: number, message: string, type: string, code: string | null, headers?: Record<string, string>) =>
+      json(status, { error: { message, type, param: null, code } }, headers);
+    if (req.method === 'GET' && url.pathname.startsWith('/files/')) {
+      const file = this.files.get(url.pathname.slice('/files/'.length));
+      if (!file) return error(404, 'not found', 'invalid_request_error', null);
+      res.writeHead(200, { 'content-type': 'image/png', 'content-length': String(file.length) }).end(file);
+      return;
+    }
+    const failure = this.failure;
+    if (failure && failure.times > 0) {
+      if (failure.mode !== 'down') failure.times--;
+      switch (failure.mode) {
+        case 'down':
+          req.socket.destroy();
+          return;
+        case 'never-answers':
+          return; // held: the client's timeout ends it
+        case 'malformed':
+          res.writeHead(200, { 'content-type': 'text/html' }).end('<html><body>502 Bad Gateway</body></html>');
+          return;
+        case 'http-5xx':
+          return error(500, 'The server had an error while processing your request. Sorry about that!', 'server_error', null);
+        case 'http-4xx':
+          return error(400, 'Your request was rejected as a result of our safety system.', 'invalid_request_error', 'content_policy_violation');
+        case 'rate-limited':
+          return error(429, 'Rate limit reached for requests', 'requests', 'rate_limit_exceeded', { 'retry-after': String(failure.retryAfterS) });
+      }
+    }
+    if (this.options.apiKey && req.headers.authorization !== `Bearer ${this.options.apiKey}`)
+      return error(401, 'Incorrect API key provided.', 'invalid_request_error', 'invalid_api_key');
+    try {
+      const route = `${req.method} ${url.pathname}`;
+      if (route === 'GET /v1/models')
+        return json(200, { object: 'list', data: (this.options.models ?? []).map((id) => ({ id, object: 'model', owned_by: 'fake' })) });
+      if (route === 'POST /v1/images/edits') {
+        request.body = await formFields(req, raw);
+        if (!(request.body.image as { bytes?: Buffer })?.bytes) return error(400, "'image' is a required property", 'invalid_request_error', null);
+      } else request.body = JSON.parse(raw.toString() || '{}') as Record<string, unknown>;
+      const body = request.body;
+      if (route === 'POST /v1/images/generations' || route === 'POST /v1/images/edits') {
+        if (typeof body.prompt !== 'string' || !body.prompt) return error(400, "'prompt' is a required property", 'invalid_request_error', null);
+        const [w, h] = String(body.size ?? '64x64').split('x').map(Number);
+        const data = [];
+        for (let i = 0; i < Number(body.n ?? 1); i++) {
+          const png = await picture(Math.min(w, 256), Math.min(h, 256), `${body.prompt}#${i}`);
+          this.images.push(png);
+          if (body.response_format === 'url') {
+            const name = `img-${this.images.length}.png`;
+            this.files.set(name, png);
+            data.push({ url: `${this.url.replace(/\/v1$/, '')}/files/${name}` });
+          } else data.push({ b64_json: png.toString('base64'), revised_prompt: `${body.prompt} (revised)` });
+        }
+        return json(200, { created: Math.floor(Date.now() / 1000), data });
+      }
+      if (route === 'POST /v1/embeddings') {
+        const inputs = Array.isArray(body.input) ? body.input : [body.input];
+        const data = inputs.map((text, index) => ({ object: 'embedding', index, embedding: embedding(String(text)) }));
+        return json(200, { object: 'list', data, model: body.model, usage: { prompt_tokens: 3, total_tokens: 3 } });
+      }
+      if (route === 'POST /v1/chat/completions') {
+        const content = (this.options.chatReply ?? defaultReply)(body as ChatRequest);
+        return json(200, {
+          id: `chatcmpl-${this.requests.length}`,
+          object: 'chat.completion',
+          created: Math.floor(Date.now() / 1000),
+          model: body.model,
+          choices: [{ index: 0, message: { role: 'assistant', content }, finish_reason: 'stop' }],
+        });
+      }
+      return error(404, `Unknown request URL: ${route}`, 'invalid_request_error', 'unknown_url');
+    } catch (e) {
+      return error(400, `We could not parse the JSON body of your request. (${(e as Error).message})`, 'invalid_request_error', null);
+    }
+  }
+}
+
+/** What the fake answers a chat by default: shaped after the instruction (the engine's system message). */
+function defaultReply(body: ChatRequest): string {
+  const system = String(body.messages.find((m) => m.role === 'system')?.content ?? '');
+  const user = body.messages.find((m) => m.role === 'user')?.content;
+  const parts = Array.isArray(user) ? user : [];
+  const images = parts.filter((p) => p.type === 'image_url').length;
+  const text = parts.find((p) => p.type === 'text')?.text ?? '';
+  if (system.startsWith('Translate')) return `fr\nEnglish for: ${text}`;
+  const count = /exactly (\d+)/.exec(system);
+  if (count) return Array.from({ length: Number(count[1]) }, (_, i) => `${i + 1}. fake prompt ${i + 1} about ${text || 'nothing'}`).join('\n');
+  if (system.startsWith('Describe the visual style')) return `A fake style of ${images} image(s).\n---\nfake style`;
+  return `A fake caption of ${images} image(s).`;
+}
+
+/** A deterministic vector (8 dimensions) from the text. */
+function embedding(text: string): number[] {
+  const v = Array.from({ length: 8 }, (_, i) => Math.sin(text.length + i * 1.7 + (text.charCodeAt(i % Math.max(1, text.length)) || 0)));
+  const norm = Math.hypot(...v) || 1;
+  return v.map((x) => Math.round((x / norm) * 1e6) / 1e6);
+}
+
+async function picture(width: number, height: number, seed: string): Promise<Buffer> {
+  let h = 0;
+  for (const c of seed) h = (h * 31 + c.charCodeAt(0)) >>> 0;
+  return sharp({ create: { width: width || 64, height: height || 64, channels: 3, background: { r: h & 255, g: (h >> 8) & 255, b: (h >> 16) & 255 } } })
+    .png()
+    .toBuffer();
+}
+
+/** Multipart fields as the server would read them (undici's parser): files as {name, type, bytes}. */
+async function formFields(req: IncomingMessage, raw: Buffer): Promise<Record<string, unknown>> {
+  const form = await new Response(raw, { headers: { 'content-type': req.headers['content-type'] ?? '' } }).formData();
+  const fields: Record<string, unknown> = {};
+  for (const [key, value] of form.entries())
+    fields[key] = typeof value === 'string' ? value : { name: value.name, type: value.type, bytes: Buffer.from(await value.arrayBuffer()) };
+  return fields;
+}
+
+function read(req: IncomingMessage): Promise<Buffer> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => resolve(Buffer.concat(chunks)));
+    req.on('error', reject);
+  });
+}
