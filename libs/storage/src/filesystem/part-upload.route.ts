@@ -36,8 +36,10 @@ export class PartUploadRoute implements OnModuleInit {
 
   onModuleInit(): void {
     const store = this.store;
-    if (!(store instanceof FilesystemObjectStore)) return;
-    const fastify = this.adapterHost.httpAdapter.getInstance<FastifyInstance>();
+    // No HTTP server (an application context, a worker): no route to add.
+    const adapter = this.adapterHost.httpAdapter as HttpAdapterHost['httpAdapter'] | undefined;
+    if (!(store instanceof FilesystemObjectStore) || !adapter) return;
+    const fastify = adapter.getInstance<FastifyInstance>();
     void fastify.register(async (scope) => {
       scope.removeAllContentTypeParsers();
       // The raw stream, unread: the handler streams it to disk under its own limit.
