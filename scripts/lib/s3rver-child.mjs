@@ -1,6 +1,7 @@
 // Runs s3rver in its own process (spawned by s3rver.mjs) so the S3 server's
 // event loop never competes with the test runner's, and stops with its parent.
 import S3rver from 's3rver';
+import { addMultipartOperations } from './s3rver-multipart.mjs';
 
 const [directory, bucket] = process.argv.slice(2);
 const server = new S3rver({
@@ -10,6 +11,7 @@ const server = new S3rver({
   directory,
   configureBuckets: [{ name: bucket }],
 });
+addMultipartOperations(server);
 const { port } = await server.run();
 process.send({ port });
 

@@ -8,15 +8,19 @@ export type {
   SignedUrlOptions,
   ListOptions,
   CompletedPart,
+  UploadedPart,
+  PartUrlOptions,
 } from './object-store';
 export {
   ObjectNotFoundError,
-  NotSupportedError,
   InvalidObjectKeyError,
   ContentLengthMismatchError,
+  MultipartUploadError,
+  type MultipartErrorCode,
 } from './storage.errors';
 export { validateObjectKey, validateObjectPrefix, encodeKeyPath, MAX_KEY_BYTES } from './object-key';
 export { MAX_SIGNED_URL_SECONDS } from './expiry';
+export { MIN_PART_BYTES, MAX_PART_BYTES } from './multipart-rules';
 export { attachmentDisposition } from './response-headers';
 export { S3ObjectStore, type S3ObjectStoreOptions } from './s3/s3-object-store';
 export {

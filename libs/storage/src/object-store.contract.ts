@@ -3,7 +3,7 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { Readable } from 'node:stream';
 import type { ObjectStore } from './object-store';
-import { InvalidObjectKeyError, ObjectNotFoundError } from './storage.errors';
+import { InvalidObjectKeyError, MultipartUploadError, ObjectNotFoundError } from './storage.errors';
 
 export interface ContractFixture {
   store: ObjectStore;
@@ -39,6 +39,26 @@ function unknownLengthStream(size: number): { stream: Readable; sha256: string }
     at += len;
   }
   return { stream: Readable.from(chunks), sha256: createHash('sha256').update(data).digest('hex') };
+}
+
+const MiB = 1024 * 1024;
+const sha256 = (bytes: Buffer) => createHash('sha256').update(bytes).digest('hex');
+const md5Etag = (bytes: Buffer) => `"${createHash('md5').update(bytes).digest('hex')}"`;
+
+/** PUTs one part to its signed URL as a client does (plain fetch); returns the answer's status and ETag. */
+async function putPart(url: string, body: Buffer): Promise<{ status: number; etag: string | null }> {
+  const res = await fetch(url, { method: 'PUT', body });
+  await res.arrayBuffer();
+  return { status: res.status, etag: res.headers.get('etag') };
+}
+
+async function rejection(promise: Promise<unknown>): Promise<unknown> {
+  try {
+    await promise;
+  } catch (error) {
+    return error;
+  }
+  throw new Error('expected a rejection');
 }
 
 export function objectStoreContract(name: string, setup: () => Promise<ContractFixture>): void {
@@ -226,6 +246,138 @@ export function objectStoreContract(name: string, setup: () => Promise<ContractF
       await expect(store.signedUrl(`${base}/x`, { expiresInSeconds: 8 * 24 * 3600 })).rejects.toThrow(
         RangeError,
       );
+    });
+    describe('multipart uploads through signed part URLs', () => {
+      const url = (key: string, id: string, n: number, expiresInSeconds = 60) =>
+        store.signedPartUrl(key, id, n, { expiresInSeconds, maxBytes: 6 * MiB });
+
+      it('takes parts PUT in any order, lists them with their ETags and sizes, and assembles them', async () => {
+        const key = `${base}/video.bin`;
+        const id = await store.createMultipartUpload(key, 'application/zip');
+        const first = Buffer.alloc(5 * MiB, 7);
+        first.write('first part', 0);
+        const last = Buffer.from('the end');
+        const [two, one] = await Promise.all([
+          putPart(await url(key, id, 2), last),
+          putPart(await url(key, id, 1), first),
+        ]);
+        // The ETag header, as S3 answers it: the part's MD5 in quotes.
+        expect([one, two]).toEqual([
+          { status: 200, etag: md5Etag(first) },
+          { status: 200, etag: md5Etag(last) },
+        ]);
+        const listed = await store.listParts(key, id);
+        expect(listed).toEqual([
+          { partNumber: 1, etag: md5Etag(first), size: first.length },
+          { partNumber: 2, etag: md5Etag(last), size: last.length },
+        ]);
+        expect(await store.exists(key)).toBe(false);
+        await store.completeMultipartUpload(key, id, listed);
+        const object = await store.get(key);
+        expect({ type: object.contentType, length: object.contentLength }).toEqual({
+          type: 'application/zip',
+          length: first.length + last.length,
+        });
+        expect(sha256(await readAll(object.body))).toBe(sha256(Buffer.concat([first, last])));
+        // Completed: the upload is gone.
+        expect(await rejection(store.listParts(key, id))).toMatchObject({ code: 'NoSuchUpload' });
+      });
+
+      it('keeps the last PUT of a part', async () => {
+        const key = `${base}/again.txt`;
+        const id = await store.createMultipartUpload(key, 'text/plain');
+        await putPart(await url(key, id, 1), Buffer.from('first try'));
+        const second = await putPart(await url(key, id, 1), Buffer.from('second'));
+        expect(await store.listParts(key, id)).toEqual([{ partNumber: 1, etag: second.etag, size: 6 }]);
+        await store.completeMultipartUpload(key, id, [{ partNumber: 1, etag: second.etag! }]);
+        expect((await readAll((await store.get(key)).body)).toString()).toBe('second');
+      });
+
+      it('refuses part lists that do not match what was uploaded, and stays completable', async () => {
+        const key = `${base}/refused.bin`;
+        const id = await store.createMultipartUpload(key, 'application/octet-stream');
+        const first = Buffer.alloc(5 * MiB, 1);
+        const p1 = await putPart(await url(key, id, 1), first);
+        const p2 = await putPart(await url(key, id, 2), Buffer.from('tail'));
+        const wrongEtag = md5Etag(Buffer.from('something else'));
+        for (const [parts, code] of [
+          [
+            [
+              { partNumber: 1, etag: p1.etag! },
+              { partNumber: 2, etag: wrongEtag },
+            ],
+            'InvalidPart',
+          ],
+          [
+            [
+              { partNumber: 1, etag: p1.etag! },
+              { partNumber: 3, etag: p2.etag! },
+            ],
+            'InvalidPart',
+          ],
+          [
+            [
+              { partNumber: 1, etag: p1.etag! },
+              { partNumber: 1, etag: p1.etag! },
+            ],
+            'InvalidPartOrder',
+          ],
+        ] as const) {
+          const error = await rejection(store.completeMultipartUpload(key, id, [...parts]));
+          expect({ parts, error }).toEqual({ parts, error: expect.any(MultipartUploadError) });
+          expect((error as MultipartUploadError).code).toBe(code);
+        }
+        // Every part but the last must have 5 MiB (S3's rule, kept by both stores).
+        const small = await store.createMultipartUpload(`${base}/small.bin`, 'application/octet-stream');
+        const s1 = await putPart(await url(`${base}/small.bin`, small, 1), Buffer.from('tiny'));
+        const s2 = await putPart(await url(`${base}/small.bin`, small, 2), Buffer.from('tail'));
+        expect(
+          await rejection(
+            store.completeMultipartUpload(`${base}/small.bin`, small, [
+              { partNumber: 1, etag: s1.etag! },
+              { partNumber: 2, etag: s2.etag! },
+            ]),
+          ),
+        ).toMatchObject({ code: 'EntityTooSmall' });
+        expect(await store.exists(key)).toBe(false);
+        await store.completeMultipartUpload(key, id, await store.listParts(key, id));
+        expect((await store.head(key))?.contentLength).toBe(first.length + 4);
+        await store.abortMultipartUpload(`${base}/small.bin`, small);
+      });
+
+      it('aborts: the upload and its parts are gone, nothing is stored, and aborting again is fine', async () => {
+        const key = `${base}/aborted.bin`;
+        const id = await store.createMultipartUpload(key, 'application/octet-stream');
+        const part = await putPart(await url(key, id, 1), Buffer.from('bytes'));
+        await store.abortMultipartUpload(key, id);
+        expect(await rejection(store.listParts(key, id))).toMatchObject({ code: 'NoSuchUpload' });
+        expect(
+          await rejection(store.completeMultipartUpload(key, id, [{ partNumber: 1, etag: part.etag! }])),
+        ).toMatchObject({ code: 'NoSuchUpload' });
+        expect(await store.exists(key)).toBe(false);
+        await store.abortMultipartUpload(key, id);
+      });
+
+      it('refuses an expired or tampered part URL (tampering: where the server checks signatures)', async () => {
+        const key = `${base}/guarded.bin`;
+        const id = await store.createMultipartUpload(key, 'application/octet-stream');
+        const expiring = await url(key, id, 1, 1);
+        const signed = new URL(await url(key, id, 1));
+        await new Promise((resolve) => setTimeout(resolve, 2100));
+        expect((await putPart(expiring, Buffer.from('late'))).status).toBe(403);
+        if (fixture.verifiesSignatures) {
+          const otherPart = new URL(signed.href);
+          otherPart.searchParams.set('partNumber', '2');
+          const otherKey = new URL(signed.href.replace('/guarded.bin?', '/other.bin?'));
+          for (const tampered of [otherPart, otherKey])
+            expect({
+              url: tampered.pathname,
+              status: (await putPart(tampered.href, Buffer.from('x'))).status,
+            }).toEqual({ url: tampered.pathname, status: 403 });
+        }
+        expect(await store.listParts(key, id)).toEqual([]);
+        await store.abortMultipartUpload(key, id);
+      });
     });
   });
 }

@@ -54,6 +54,23 @@ export interface CompletedPart {
   etag: string;
 }
 
+/** A part stored in a multipart upload (`listParts`). */
+export interface UploadedPart extends CompletedPart {
+  /** Bytes. */
+  size: number;
+}
+
+export interface PartUrlOptions {
+  /** Lifetime of the URL, 1 s to 7 days. */
+  expiresInSeconds: number;
+  /**
+   * Largest body the URL accepts. The filesystem store signs it into the URL
+   * and answers 413 beyond it; S3 cannot cap a presigned PUT (it keeps its own
+   * 5 GiB part limit), so there the size is checked after completion.
+   */
+  maxBytes?: number;
+}
+
 /**
  * Object storage port. Keys are `/`-separated paths (see `validateObjectKey`);
  * the bucket or directory is configuration, never part of a key. Nothing is
@@ -77,11 +94,28 @@ export interface ObjectStore {
   /** A time-limited GET URL anyone holding it can use. Does not check that the object exists. */
   signedUrl(key: string, options: SignedUrlOptions): Promise<string>;
 
-  // Presigned multipart upload (clients upload parts directly). S3 only:
-  // the filesystem store throws NotSupportedError.
+  // Multipart uploads whose parts clients PUT to signed URLs, S3's protocol:
+  // each PUT answers an `ETag` header. The filesystem store serves the same
+  // through its files route. Part numbers are 1-10000.
+
+  /** Starts an upload of `key`; returns its id. */
   createMultipartUpload(key: string, contentType: string): Promise<string>;
-  signedPartUrl(key: string, uploadId: string, partNumber: number, expiresInSeconds: number): Promise<string>;
+  /** A time-limited PUT URL for one part. Does not check that the upload exists. */
+  signedPartUrl(key: string, uploadId: string, partNumber: number, options: PartUrlOptions): Promise<string>;
+  /**
+   * The parts stored so far, by ascending number, with their ETags: the
+   * server's own record, so a client need not send ETags to complete.
+   * @throws MultipartUploadError NoSuchUpload
+   */
+  listParts(key: string, uploadId: string): Promise<UploadedPart[]>;
+  /**
+   * Assembles the listed parts (each once, in any order, with the ETag its PUT
+   * answered; every part but the last at least 5 MiB) into the object, which
+   * then replaces any previous one; the upload is gone afterwards.
+   * @throws MultipartUploadError when the list does not match what was uploaded
+   */
   completeMultipartUpload(key: string, uploadId: string, parts: CompletedPart[]): Promise<void>;
+  /** Discards the upload and its parts. An unknown or finished upload is not an error. */
   abortMultipartUpload(key: string, uploadId: string): Promise<void>;
 
   /** Releases connections; called on application shutdown. */

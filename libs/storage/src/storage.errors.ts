@@ -6,14 +6,6 @@ export class ObjectNotFoundError extends Error {
   }
 }
 
-/** The adapter cannot do this (multipart presigning on the filesystem store). */
-export class NotSupportedError extends Error {
-  constructor(operation: string, adapter: string) {
-    super(`${operation} is not supported by the ${adapter} object store`);
-    this.name = 'NotSupportedError';
-  }
-}
-
 /** A key that could escape the store or that the store cannot represent. */
 export class InvalidObjectKeyError extends Error {
   constructor(
@@ -33,5 +25,23 @@ export class ContentLengthMismatchError extends Error {
   ) {
     super(`declared content length ${expected} but received ${actual} bytes`);
     this.name = 'ContentLengthMismatchError';
+  }
+}
+
+/** What was wrong with a multipart upload; the names are S3's error codes, which both stores use. */
+export type MultipartErrorCode = 'NoSuchUpload' | 'InvalidPart' | 'InvalidPartOrder' | 'EntityTooSmall';
+
+/**
+ * A multipart upload the store refuses to complete (or no longer knows): the
+ * client's part list or the parts it uploaded are wrong. Callers answer it as
+ * a client error; anything else the store throws is the store's fault.
+ */
+export class MultipartUploadError extends Error {
+  constructor(
+    readonly code: MultipartErrorCode,
+    message: string,
+  ) {
+    super(message);
+    this.name = 'MultipartUploadError';
   }
 }

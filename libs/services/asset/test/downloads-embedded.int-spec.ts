@@ -1,4 +1,5 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { createHash, randomBytes } from 'node:crypto';
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { freePort, waitFor } from '@genasset/testing';
@@ -7,8 +8,8 @@ import { dataUrl, png, type ServiceHarness } from './support/asset-fixtures';
 
 /**
  * Embedded mode (PGlite, in-process events, filesystem object store): batch
- * downloads work the same, the archive served by the signed files route.
- * Multipart uploads need S3: POST /v1/uploads answers 501 with what to do instead.
+ * downloads work the same, the archive served by the signed files route, and
+ * multipart uploads take their parts on that route (signed PUT URLs).
  */
 describe('batch downloads and uploads in embedded mode', () => {
   let dataDir: string;
@@ -65,14 +66,62 @@ describe('batch downloads and uploads in embedded mode', () => {
     expect(entries.map((e) => sha256(e.bytes))).toEqual(images.map(sha256));
   });
 
-  it('POST /v1/uploads → 501 saying multipart uploads need S3', async () => {
-    const res = await harness.request('POST', '/v1/uploads', {
+  it("a multipart upload: parts PUT with plain HTTP to the returned URLs, completed with upstream's body alone, imported with the exact bytes", async () => {
+    const MiB = 1024 * 1024;
+    const bytes = Buffer.concat([
+      Buffer.from([0, 0, 0, 0x20]),
+      Buffer.from('ftypisom\0\0\0\0isomiso2mp41', 'latin1'),
+      randomBytes(11 * MiB),
+    ]);
+    const created = await harness.request('POST', '/v1/uploads', {
       auth,
-      body: { fileName: 'a.mp4', fileSize: 100, contentType: 'video/mp4', kind: 'video' },
+      body: {
+        fileName: 'clip.mp4',
+        fileSize: bytes.length,
+        contentType: 'video/mp4',
+        kind: 'video',
+        parts: 2,
+      },
     });
-    expect(res).toMatchObject({
-      status: 501,
-      body: { apiError: 'not_implemented', error: expect.stringContaining('S3') },
+    expect(created.status).toBe(200);
+    const upload = created.body.upload;
+    expect(upload.parts.map((p: { url: string }) => new URL(p.url).pathname)).toEqual([
+      expect.stringMatching(/^\/v1\/files\/assets\//),
+      expect.stringMatching(/^\/v1\/files\/assets\//),
+    ]);
+    for (const part of upload.parts) {
+      const chunk = bytes.subarray((part.number - 1) * upload.partSize, part.number * upload.partSize);
+      // No credentials: the signed URL is the only one.
+      const res = await fetch(part.url, { method: 'PUT', body: chunk });
+      expect({ status: res.status, etag: res.headers.get('etag') }).toEqual({
+        status: 200,
+        etag: `"${createHash('md5').update(chunk).digest('hex')}"`,
+      });
+    }
+    const done = await harness.request('POST', `/v1/uploads/${upload.id}/action`, {
+      auth,
+      body: { action: 'complete' },
     });
+    expect(done.status).toBe(200);
+    const imported = await waitFor(
+      async () => {
+        const s = (await harness.request('GET', `/v1/uploads/${upload.id}`, { auth })).body.upload;
+        return s.status === 'imported' || s.status === 'failed' ? s : undefined;
+      },
+      { timeoutMs: 30_000, intervalMs: 100, what: 'embedded upload import' },
+    );
+    expect(imported).toMatchObject({ status: 'imported', entityId: expect.stringMatching(/^asset_/) });
+    const asset = (
+      await harness.request('GET', `/v1/assets/${imported.entityId}?originalAssets=true`, { auth })
+    ).body.asset;
+    expect(asset).toMatchObject({
+      kind: 'video',
+      mimeType: 'video/mp4',
+      properties: { size: bytes.length, format: 'mp4' },
+    });
+    const served = await fetch(asset.url);
+    expect(sha256(Buffer.from(await served.arrayBuffer()))).toBe(sha256(bytes));
+    // Nothing of the upload is left beside the asset's own object.
+    expect(readdirSync(join(dataDir, 'objects', '.multipart'))).toEqual([]);
   });
 });

@@ -1,16 +1,27 @@
 import { waitFor } from '@genasset/testing';
-import { listObjects, startAssetHarness, type ServiceHarness, type Tenant } from './support/asset-fixtures';
+import {
+  startAssetHarnessOn,
+  STORES,
+  type ServiceHarness,
+  type StoreHarness,
+  type Tenant,
+} from './support/asset-fixtures';
 
 /** Pending uploads expire (here after 1 s): status failed, multipart upload aborted, nothing left in storage. */
-describe('upload expiry', () => {
+describe.each(STORES)('upload expiry on the %s store', (store) => {
+  let stores: StoreHarness;
   let harness: ServiceHarness;
   let t: Tenant;
 
   beforeAll(async () => {
-    harness = await startAssetHarness({ ASSET_UPLOAD_TTL: '1s', ASSET_UPLOAD_POLL_INTERVAL: '100ms' });
+    stores = await startAssetHarnessOn(store, {
+      ASSET_UPLOAD_TTL: '1s',
+      ASSET_UPLOAD_POLL_INTERVAL: '100ms',
+    });
+    harness = stores.harness;
     t = await harness.tenant();
   });
-  afterAll(() => harness?.close());
+  afterAll(() => stores?.close());
 
   it('a pending upload not completed in time fails as expired; completing it then → 409', async () => {
     const res = await harness.request('POST', '/v1/uploads', {
@@ -41,10 +52,14 @@ describe('upload expiry', () => {
       },
     });
     expect(complete.status).toBe(409);
-    const [row] = await harness.db.query<{ object_key: string }>(
-      'SELECT object_key FROM assets.uploads WHERE id = $1',
+    const [row] = await harness.db.query<{ object_key: string; multipart_upload_id: string }>(
+      'SELECT object_key, multipart_upload_id FROM assets.uploads WHERE id = $1',
       [id],
     );
-    expect(await listObjects(row.object_key)).toEqual([]);
+    expect(await stores.objects(row.object_key)).toEqual([]);
+    // The store's multipart upload was aborted with it.
+    await expect(stores.store.listParts(row.object_key, row.multipart_upload_id)).rejects.toMatchObject({
+      code: 'NoSuchUpload',
+    });
   });
 });

@@ -6,9 +6,8 @@ import { attachmentDisposition } from '../response-headers';
 import { ObjectNotFoundError } from '../storage.errors';
 import type { ObjectStore } from '../object-store';
 import { OBJECT_STORE } from '../storage.tokens';
+import { keyFromUrl, type Query, single } from './files-url';
 import { FilesystemObjectStore } from './filesystem-object-store';
-
-type Query = Record<string, string | string[] | undefined>;
 
 /**
  * Serves the filesystem store's signed URLs (`GET /v1/files/<key>?expires=&signature=`),
@@ -67,26 +66,5 @@ export class FilesController {
     if (downloadName !== undefined)
       void reply.header('content-disposition', attachmentDisposition(downloadName));
     return new StreamableFile(object.body);
-  }
-}
-
-function single(value: string | string[] | undefined): string | undefined {
-  return Array.isArray(value) ? undefined : value;
-}
-
-/** The key is everything after `/files/` in the raw path, each segment percent-decoded. */
-function keyFromUrl(url: string): string | undefined {
-  const path = url.split('?')[0];
-  const marker = '/files/';
-  const at = path.indexOf(marker);
-  if (at < 0) return undefined;
-  try {
-    return path
-      .slice(at + marker.length)
-      .split('/')
-      .map(decodeURIComponent)
-      .join('/');
-  } catch {
-    return undefined;
   }
 }

@@ -1,9 +1,11 @@
 import { Module } from '@nestjs/common';
 import { FilesController } from './files.controller';
+import { PartUploadRoute } from './part-upload.route';
 
 /**
- * The route behind the filesystem store's signed URLs. `StorageModule.forRoot()`
- * imports it in filesystem mode; it needs `OBJECT_STORE` from there.
+ * The routes behind the filesystem store's signed URLs: downloads (GET) and
+ * multipart part uploads (PUT). `StorageModule.forRoot()` imports it in
+ * filesystem mode; it needs `OBJECT_STORE` from there.
  */
-@Module({ controllers: [FilesController] })
+@Module({ controllers: [FilesController], providers: [PartUploadRoute] })
 export class FilesModule {}

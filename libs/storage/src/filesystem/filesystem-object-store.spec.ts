@@ -4,12 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
 import { objectStoreContract } from '../object-store.contract';
-import {
-  ContentLengthMismatchError,
-  InvalidObjectKeyError,
-  NotSupportedError,
-  ObjectNotFoundError,
-} from '../storage.errors';
+import { ContentLengthMismatchError, InvalidObjectKeyError, ObjectNotFoundError } from '../storage.errors';
 import { startFilesServer } from '../testing/files-server.fixture';
 import { FilesystemObjectStore } from './filesystem-object-store';
 
@@ -131,11 +126,6 @@ describe('FilesystemObjectStore specifics', () => {
     expect(Number(url.searchParams.get('expires'))).toBeGreaterThan(Date.now() / 1000);
     expect(url.searchParams.get('signature')).toMatch(/^[0-9a-f]{64}$/);
     expect(url.searchParams.get('name')).toBe('a.png');
-  });
-
-  it('says clearly that presigned multipart is S3-only', async () => {
-    await expect(store.createMultipartUpload()).rejects.toBeInstanceOf(NotSupportedError);
-    await expect(store.signedPartUrl()).rejects.toThrow(/not supported by the filesystem object store/);
   });
 
   it('follows a symlink an operator planted (keys themselves cannot create one)', async () => {

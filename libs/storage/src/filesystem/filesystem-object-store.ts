@@ -7,25 +7,24 @@ import { pipeline } from 'node:stream/promises';
 import { ByteCounter } from '../byte-counter';
 import { validateExpiry } from '../expiry';
 import { encodeKeyPath, validateObjectKey, validateObjectPrefix } from '../object-key';
+import { validateMaxPartBytes, validatePartNumber } from '../multipart-rules';
 import type {
   CompletedPart,
   ListOptions,
   ObjectInfo,
   ObjectStore,
+  PartUrlOptions,
   PutOptions,
   PutResult,
   SignedUrlOptions,
   StoredObject,
+  UploadedPart,
   UploadOptions,
 } from '../object-store';
 import { validateContentType, validateDownloadName } from '../response-headers';
-import {
-  ContentLengthMismatchError,
-  InvalidObjectKeyError,
-  NotSupportedError,
-  ObjectNotFoundError,
-} from '../storage.errors';
-import { type SignatureCheck, UrlSigner } from './url-signer';
+import { ContentLengthMismatchError, InvalidObjectKeyError, ObjectNotFoundError } from '../storage.errors';
+import { FilesystemMultipart } from './filesystem-multipart';
+import { type SignatureCheck, type SignedFileParams, UrlSigner } from './url-signer';
 
 export interface FilesystemObjectStoreOptions {
   /** Directory holding the objects, e.g. `<DATA_DIR>/objects`. */
@@ -40,6 +39,9 @@ export interface FilesystemObjectStoreOptions {
 export const FILES_PATH = '/v1/files';
 const META_SUFFIX = '.meta.json';
 const TMP_DIR = '.tmp';
+/** Multipart uploads in progress (see FilesystemMultipart). */
+const MULTIPART_DIR = '.multipart';
+const RESERVED_DIRS = [TMP_DIR, MULTIPART_DIR];
 
 interface Meta {
   contentType: string;
@@ -50,8 +52,9 @@ interface Meta {
  * `<key>.meta.json` sidecar with the content type. Writes go to `<root>/.tmp`
  * and are renamed into place, so a reader sees the old object or the new one,
  * never a partial file. Keys ending in `.meta.json` or starting with `.tmp/`
- * are reserved, and a key cannot be both an object and a "folder" of others
- * (`a` and `a/b`), which S3 would allow.
+ * or `.multipart/` are reserved, and a key cannot be both an object and a
+ * "folder" of others (`a` and `a/b`), which S3 would allow. Multipart uploads
+ * take their parts through the files route's signed PUT URLs.
  */
 export class FilesystemObjectStore implements ObjectStore {
   readonly kind = 'filesystem' as const;
@@ -59,7 +62,9 @@ export class FilesystemObjectStore implements ObjectStore {
   private readonly tmpDir: string;
   private readonly signer: UrlSigner;
   private readonly publicBaseUrl: string;
-  private readonly filesPath: string;
+  /** Route serving the files and receiving part uploads. */
+  readonly filesPath: string;
+  private readonly multipart: FilesystemMultipart;
 
   constructor(options: FilesystemObjectStoreOptions) {
     this.rootDir = resolve(options.rootDir);
@@ -67,6 +72,11 @@ export class FilesystemObjectStore implements ObjectStore {
     this.signer = new UrlSigner(options.signingSecret);
     this.publicBaseUrl = options.publicBaseUrl.replace(/\/+$/, '');
     this.filesPath = options.filesPath ?? FILES_PATH;
+    this.multipart = new FilesystemMultipart(
+      join(this.rootDir, MULTIPART_DIR),
+      this.tmpDir,
+      (key, body, contentType) => this.put(key, body, { contentType }),
+    );
   }
 
   async put(key: string, body: Buffer | Readable, options: PutOptions): Promise<PutResult> {
@@ -178,28 +188,68 @@ export class FilesystemObjectStore implements ObjectStore {
     return `${this.publicBaseUrl}${this.filesPath}/${encodeKeyPath(key)}?${query.toString()}`;
   }
 
-  /** Checks a request to the files route; see `FilesController`. */
-  verifySignature(
-    params: { key: string; expires: number; downloadName?: string; contentType?: string },
-    signature: string,
-  ): SignatureCheck {
+  /** Checks a request to the files route; see `FilesController` and `PartUploadRoute`. */
+  verifySignature(params: SignedFileParams, signature: string): SignatureCheck {
     return this.signer.verify(params, signature);
   }
 
-  createMultipartUpload(): Promise<string> {
-    return Promise.reject(new NotSupportedError('createMultipartUpload', 'filesystem'));
+  async createMultipartUpload(key: string, contentType: string): Promise<string> {
+    this.pathOf(key);
+    return this.multipart.create(key, validateContentType(contentType));
   }
 
-  signedPartUrl(): Promise<string> {
-    return Promise.reject(new NotSupportedError('signedPartUrl', 'filesystem'));
+  async signedPartUrl(
+    key: string,
+    uploadId: string,
+    partNumber: number,
+    options: PartUrlOptions,
+  ): Promise<string> {
+    this.pathOf(key);
+    const part = {
+      uploadId,
+      partNumber: validatePartNumber(partNumber),
+      maxBytes: validateMaxPartBytes(options.maxBytes),
+    };
+    const expires = Math.floor(Date.now() / 1000) + validateExpiry(options.expiresInSeconds);
+    // Query names as S3's (uploadId, partNumber), so clients handle both URLs alike.
+    const query = new URLSearchParams({
+      uploadId,
+      partNumber: String(partNumber),
+      expires: String(expires),
+      max: String(part.maxBytes),
+    });
+    query.set('signature', this.signer.sign({ key, expires, part }));
+    return `${this.publicBaseUrl}${this.filesPath}/${encodeKeyPath(key)}?${query.toString()}`;
   }
 
-  completeMultipartUpload(_key: string, _uploadId: string, _parts: CompletedPart[]): Promise<void> {
-    return Promise.reject(new NotSupportedError('completeMultipartUpload', 'filesystem'));
+  /**
+   * Stores a part PUT to a signed URL (the files route checked the signature).
+   * @throws PartTooLargeError beyond `maxBytes`; MultipartUploadError for an unknown upload
+   */
+  async receivePart(
+    key: string,
+    uploadId: string,
+    partNumber: number,
+    body: Readable,
+    maxBytes: number,
+  ): Promise<{ etag: string; size: number }> {
+    this.pathOf(key);
+    return this.multipart.writePart(key, uploadId, partNumber, body, validateMaxPartBytes(maxBytes));
   }
 
-  abortMultipartUpload(): Promise<void> {
-    return Promise.reject(new NotSupportedError('abortMultipartUpload', 'filesystem'));
+  async listParts(key: string, uploadId: string): Promise<UploadedPart[]> {
+    this.pathOf(key);
+    return this.multipart.listParts(key, uploadId);
+  }
+
+  async completeMultipartUpload(key: string, uploadId: string, parts: CompletedPart[]): Promise<void> {
+    this.pathOf(key);
+    await this.multipart.complete(key, uploadId, parts);
+  }
+
+  async abortMultipartUpload(key: string, uploadId: string): Promise<void> {
+    this.pathOf(key);
+    await this.multipart.abort(key, uploadId);
   }
 
   async close(): Promise<void> {}
@@ -249,7 +299,7 @@ export class FilesystemObjectStore implements ObjectStore {
     for (const entry of entries) {
       const key = dir ? `${dir}/${entry.name}` : entry.name;
       if (entry.isDirectory()) {
-        if (!dir && entry.name === TMP_DIR) continue;
+        if (!dir && RESERVED_DIRS.includes(entry.name)) continue;
         await this.collect(key, into);
       } else if (entry.isFile() && !entry.name.endsWith(META_SUFFIX)) {
         into.push(key);
@@ -275,8 +325,9 @@ export class FilesystemObjectStore implements ObjectStore {
     validateObjectKey(key);
     if (key.endsWith(META_SUFFIX))
       throw new InvalidObjectKeyError(key, `keys ending in ${META_SUFFIX} are reserved`);
-    if (key === TMP_DIR || key.startsWith(`${TMP_DIR}/`))
-      throw new InvalidObjectKeyError(key, `keys under ${TMP_DIR}/ are reserved`);
+    for (const reserved of RESERVED_DIRS)
+      if (key === reserved || key.startsWith(`${reserved}/`))
+        throw new InvalidObjectKeyError(key, `keys under ${reserved}/ are reserved`);
     const path = join(this.rootDir, ...key.split('/'));
     if (!path.startsWith(this.rootDir + sep)) throw new InvalidObjectKeyError(key, 'escapes the store');
     return path;

@@ -36,6 +36,21 @@ describe('UrlSigner', () => {
     expect(signer.verify({ ...named, contentType: 'text/html' }, signature, now)).toBe('invalid');
   });
 
+  it('binds a part upload to its upload, number and size limit, and never as a download', () => {
+    const part = { uploadId: 'u1', partNumber: 2, maxBytes: 5_000_000 };
+    const put = { ...params, part };
+    const signature = signer.sign(put);
+    expect(signer.verify(put, signature, now)).toBe('valid');
+    expect(signer.verify(params, signature, now)).toBe('invalid');
+    expect(signer.verify({ ...params, part }, signer.sign(params), now)).toBe('invalid');
+    for (const changed of [
+      { ...part, uploadId: 'u2' },
+      { ...part, partNumber: 3 },
+      { ...part, maxBytes: 5_000_001 },
+    ])
+      expect(signer.verify({ ...params, part: changed }, signature, now)).toBe('invalid');
+  });
+
   it('reports expiry only for a genuine signature', () => {
     expect(signer.verify(params, signer.sign(params), params.expires + 1)).toBe('expired');
     expect(signer.verify(params, signer.sign(params), params.expires)).toBe('valid');

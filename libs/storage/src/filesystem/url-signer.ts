@@ -6,6 +6,15 @@ export interface SignedFileParams {
   expires: number;
   downloadName?: string;
   contentType?: string;
+  /** Present on a part upload URL (PUT), absent on a download URL (GET). */
+  part?: SignedPart;
+}
+
+export interface SignedPart {
+  uploadId: string;
+  partNumber: number;
+  /** Largest body the URL accepts. */
+  maxBytes: number;
 }
 
 export type SignatureCheck = 'valid' | 'invalid' | 'expired';
@@ -15,8 +24,10 @@ const HEX_SHA256 = /^[0-9a-f]{64}$/;
 /**
  * HMAC-SHA256 signatures for the filesystem store's file URLs. The signed
  * string is the key and expiry, plus the download name and content type when
- * present, so none of them can be changed without invalidating the URL.
- * Components are newline-separated; keys and names cannot contain newlines.
+ * present, or, for a part upload, the upload, part number and size limit, so
+ * none of them can be changed without invalidating the URL, and a download URL
+ * never serves as an upload URL or the other way round. Components are
+ * newline-separated; keys and names cannot contain newlines.
  */
 export class UrlSigner {
   private readonly secret: Buffer;
@@ -44,9 +55,11 @@ export class UrlSigner {
   }
 }
 
-function canonical({ key, expires, downloadName, contentType }: SignedFileParams): string {
+function canonical({ key, expires, downloadName, contentType, part }: SignedFileParams): string {
   let text = `${key}\n${expires}`;
   if (downloadName !== undefined) text += `\nname=${downloadName}`;
   if (contentType !== undefined) text += `\ntype=${contentType}`;
+  if (part !== undefined)
+    text += `\nput upload=${part.uploadId} part=${part.partNumber} max=${part.maxBytes}`;
   return text;
 }

@@ -8,6 +8,7 @@ import {
   GetObjectCommand,
   HeadObjectCommand,
   ListObjectsV2Command,
+  ListPartsCommand,
   PutObjectCommand,
   S3Client,
   type S3ClientConfig,
@@ -20,19 +21,22 @@ import { ByteCounter } from '../byte-counter';
 import { attachmentDisposition, validateContentType, validateDownloadName } from '../response-headers';
 import { validateExpiry } from '../expiry';
 import { validateObjectKey, validateObjectPrefix } from '../object-key';
+import { validatePartNumber } from '../multipart-rules';
 import { GetUrlPresigner } from './get-url-presigner';
 import type {
   CompletedPart,
   ListOptions,
   ObjectInfo,
   ObjectStore,
+  PartUrlOptions,
   PutOptions,
   PutResult,
   SignedUrlOptions,
   StoredObject,
+  UploadedPart,
   UploadOptions,
 } from '../object-store';
-import { ObjectNotFoundError } from '../storage.errors';
+import { type MultipartErrorCode, MultipartUploadError, ObjectNotFoundError } from '../storage.errors';
 
 export interface S3ObjectStoreOptions {
   bucket: string;
@@ -196,7 +200,9 @@ export class S3ObjectStore implements ObjectStore {
     // Computed locally (identical to the SDK's getSignedUrl, ~50× cheaper): lists sign one URL per item.
     return this.getUrls.presign(key, {
       expiresIn: validateExpiry(options.expiresInSeconds),
-      disposition: options.downloadName ? attachmentDisposition(validateDownloadName(options.downloadName)) : undefined,
+      disposition: options.downloadName
+        ? attachmentDisposition(validateDownloadName(options.downloadName))
+        : undefined,
       contentType: options.contentType === undefined ? undefined : validateContentType(options.contentType),
     });
   }
@@ -218,38 +224,76 @@ export class S3ObjectStore implements ObjectStore {
     key: string,
     uploadId: string,
     partNumber: number,
-    expiresInSeconds: number,
+    options: PartUrlOptions,
   ): Promise<string> {
     validateObjectKey(key);
-    if (!Number.isInteger(partNumber) || partNumber < 1 || partNumber > 10000)
-      throw new RangeError('partNumber must be 1-10000');
+    // options.maxBytes cannot be enforced by a presigned PUT; S3 keeps its own 5 GiB part limit.
     const command = new UploadPartCommand({
       Bucket: this.bucket,
       Key: key,
       UploadId: uploadId,
-      PartNumber: partNumber,
+      PartNumber: validatePartNumber(partNumber),
     });
-    return getSignedUrl(this.presigner, command, { expiresIn: validateExpiry(expiresInSeconds) });
+    return getSignedUrl(this.presigner, command, { expiresIn: validateExpiry(options.expiresInSeconds) });
+  }
+
+  async listParts(key: string, uploadId: string): Promise<UploadedPart[]> {
+    validateObjectKey(key);
+    const parts: UploadedPart[] = [];
+    let marker: string | undefined;
+    try {
+      do {
+        const res = await this.client.send(
+          new ListPartsCommand({
+            Bucket: this.bucket,
+            Key: key,
+            UploadId: uploadId,
+            PartNumberMarker: marker,
+          }),
+        );
+        for (const part of res.Parts ?? []) {
+          if (part.PartNumber === undefined || !part.ETag) continue;
+          parts.push({ partNumber: part.PartNumber, etag: part.ETag, size: part.Size ?? 0 });
+        }
+        marker = res.IsTruncated ? res.NextPartNumberMarker : undefined;
+      } while (marker);
+    } catch (error) {
+      throw asMultipartError(error) ?? error;
+    }
+    return parts.sort((a, b) => a.partNumber - b.partNumber);
   }
 
   async completeMultipartUpload(key: string, uploadId: string, parts: CompletedPart[]): Promise<void> {
     validateObjectKey(key);
-    const sorted = [...parts].sort((a, b) => a.partNumber - b.partNumber);
-    await this.client.send(
-      new CompleteMultipartUploadCommand({
-        Bucket: this.bucket,
-        Key: key,
-        UploadId: uploadId,
-        MultipartUpload: { Parts: sorted.map((p) => ({ PartNumber: p.partNumber, ETag: p.etag })) },
-      }),
-    );
+    try {
+      await this.client.send(
+        new CompleteMultipartUploadCommand({
+          Bucket: this.bucket,
+          Key: key,
+          UploadId: uploadId,
+          // S3 wants them ascending; the port takes any order.
+          MultipartUpload: {
+            Parts: [...parts]
+              .sort((a, b) => a.partNumber - b.partNumber)
+              .map((p) => ({ PartNumber: p.partNumber, ETag: p.etag })),
+          },
+        }),
+      );
+    } catch (error) {
+      throw asMultipartError(error) ?? error;
+    }
   }
 
   async abortMultipartUpload(key: string, uploadId: string): Promise<void> {
     validateObjectKey(key);
-    await this.client.send(
-      new AbortMultipartUploadCommand({ Bucket: this.bucket, Key: key, UploadId: uploadId }),
-    );
+    try {
+      await this.client.send(
+        new AbortMultipartUploadCommand({ Bucket: this.bucket, Key: key, UploadId: uploadId }),
+      );
+    } catch (error) {
+      if (asMultipartError(error)?.code === 'NoSuchUpload') return;
+      throw error;
+    }
   }
 
   async close(): Promise<void> {
@@ -272,6 +316,22 @@ function clientConfig(options: S3ObjectStoreOptions, endpoint: string | undefine
     requestChecksumCalculation: 'WHEN_REQUIRED',
     responseChecksumValidation: 'WHEN_REQUIRED',
   };
+}
+
+/** S3's refusals of a part list (or of an unknown upload id), as the port's error. */
+const MULTIPART_ERRORS: Record<string, MultipartErrorCode> = {
+  NoSuchUpload: 'NoSuchUpload',
+  InvalidPart: 'InvalidPart',
+  InvalidPartOrder: 'InvalidPartOrder',
+  EntityTooSmall: 'EntityTooSmall',
+  // An empty part list.
+  MalformedXML: 'InvalidPart',
+};
+
+function asMultipartError(error: unknown): MultipartUploadError | undefined {
+  if (!(error instanceof S3ServiceException)) return undefined;
+  const code = MULTIPART_ERRORS[error.name];
+  return code ? new MultipartUploadError(code, error.message || error.name) : undefined;
 }
 
 function isNotFound(error: unknown): boolean {

@@ -19,10 +19,11 @@ const OBJECT_MARGIN_MS = 3600_000;
 
 /**
  * POST /v1/uploads: everything is checked first (kind, declared type, size,
- * parts, parent), then S3 starts a multipart upload under the key of the
- * asset-to-be, and the record is written with the deletion of that object
- * should it never be imported. The answer carries one presigned PUT URL per
- * part: the bytes go from the client to S3 directly.
+ * parts, parent), then the object store starts a multipart upload under the
+ * key of the asset-to-be, and the record is written with the deletion of that
+ * object should it never be imported. The answer carries one signed PUT URL
+ * per part: the bytes go from the client to the store directly (S3, or in
+ * embedded mode the filesystem store's files route), never through the API.
  */
 @Injectable()
 export class CreateUpload {
@@ -37,13 +38,6 @@ export class CreateUpload {
   ) {}
 
   async execute(scope: ProjectScope, body: CreateUploadBody): Promise<UploadView> {
-    if (this.store.kind !== 's3') {
-      throw new ApiError(
-        501,
-        'not_implemented',
-        'Multipart uploads need S3 object storage, which this server (embedded mode) does not use: upload images with POST /v1/assets, or run with S3_BUCKET set',
-      );
-    }
     const kind = this.checkRequest(body);
     const plan = partPlan(body.fileSize, body.parts);
     if (typeof plan === 'string') throw ApiError.validation([{ field: 'parts', messages: [plan] }]);

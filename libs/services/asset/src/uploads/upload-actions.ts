@@ -1,6 +1,12 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { ApiError } from '@genasset/http';
-import { OBJECT_STORE, type CompletedPart, type ObjectStore } from '@genasset/storage';
+import {
+  OBJECT_STORE,
+  MultipartUploadError,
+  type CompletedPart,
+  type ObjectStore,
+  type UploadedPart,
+} from '@genasset/storage';
 import type { Upload } from '../generated/prisma/client';
 import type { ProjectScope } from '../core/tenant-scope';
 import { StoredObjects } from '../objects/stored-objects';
@@ -10,21 +16,14 @@ import { UploadRepository } from './upload.repository';
 import { UploadPresenter, type UploadView } from './upload-view';
 import { UPLOAD_SETTINGS, type UploadSettings } from './uploads.settings';
 
-/** S3 answers to CompleteMultipartUpload that mean the client's part list is wrong. */
-const CLIENT_PART_ERRORS = new Set([
-  'InvalidPart',
-  'InvalidPartOrder',
-  'EntityTooSmall',
-  'NoSuchUpload',
-  'MalformedXML',
-]);
-
 /**
- * GET /v1/uploads/{id} and POST /v1/uploads/{id}/action. `complete` asks S3
- * to assemble the parts, checks the size, and queues the import (status
- * `validating`; the importer makes it `imported` or `failed`). `cancel`
- * aborts a pending upload. Both are idempotent where it makes sense: a
- * repeated `complete` answers the current state.
+ * GET /v1/uploads/{id} and POST /v1/uploads/{id}/action. `complete` takes the
+ * parts the client lists or, with upstream's body alone, the parts the store
+ * has (S3 ListParts, or the filesystem store's own record), asks the store to
+ * assemble them, checks the size, and queues the import (status `validating`;
+ * the importer makes it `imported` or `failed`). `cancel` aborts a pending
+ * upload. Both are idempotent where it makes sense: a repeated `complete`
+ * answers the current state.
  */
 @Injectable()
 export class UploadActions {
@@ -58,24 +57,20 @@ export class UploadActions {
       return this.presenter.view(upload); // already completed: the current state
     }
     if (upload.expiresAt < new Date()) throw conflict(upload, 'it expired');
-    const checked = checkParts(upload, parts);
     try {
+      const checked = parts ? checkParts(upload, parts) : storedParts(upload, await this.listParts(upload));
       await this.store.completeMultipartUpload(upload.objectKey, upload.multipartUploadId, checked);
     } catch (error) {
-      // A concurrent complete may have won (S3 then no longer knows the upload id).
+      if (!(error instanceof MultipartUploadError)) throw error;
+      // A concurrent complete may have won (the store then no longer knows the upload id).
       const now = await this.load(scope, upload.id);
       if (now.status !== 'pending') return this.presenter.view(now);
-      // Duck-typed: the S3 SDK stays inside the storage adapter.
-      const name = (error as { name?: unknown }).name;
-      if (typeof name === 'string' && CLIENT_PART_ERRORS.has(name)) {
-        throw new ApiError(
-          400,
-          'invalid_parts',
-          `storage refused the parts (${name}): check every partNumber and its ETag`,
-          { s3Error: name },
-        );
-      }
-      throw error;
+      throw new ApiError(
+        400,
+        'invalid_parts',
+        `storage refused the parts (${error.code}): ${error.message}. Check every partNumber and its ETag, or complete without parts`,
+        { reason: error.code },
+      );
     }
     const stored = await this.store.head(upload.objectKey);
     if (!stored || stored.contentLength !== Number(upload.fileSize)) {
@@ -106,6 +101,10 @@ export class UploadActions {
     return this.presenter.view(await this.load(scope, upload.id));
   }
 
+  private listParts(upload: Upload): Promise<UploadedPart[]> {
+    return this.store.listParts(upload.objectKey, upload.multipartUploadId);
+  }
+
   private async load(scope: ProjectScope, id: string): Promise<Upload> {
     const upload = /^upload_[0-9A-Za-z]{1,64}$/.test(id)
       ? await this.uploads.find(scope.projectId, id)
@@ -122,11 +121,29 @@ function conflict(upload: Upload, why: string): ApiError {
   });
 }
 
-/** Every part exactly once, numbered 1..partsCount (S3 would refuse the rest less clearly). */
-function checkParts(upload: Upload, parts: CompletedPartBody[] | undefined): CompletedPart[] {
-  const fail = (message: string) => ApiError.validation([{ field: 'parts', messages: [message] }]);
-  if (!parts)
-    throw fail('parts is required to complete: every { partNumber, etag } the part uploads answered');
+const partsError = (message: string) => ApiError.validation([{ field: 'parts', messages: [message] }]);
+
+/**
+ * Without a list from the client: the parts the store holds, which must be
+ * every part 1..partsCount (400 naming the missing ones; the upload stays
+ * pending, so the client can PUT them and complete again).
+ */
+function storedParts(upload: Upload, stored: UploadedPart[]): CompletedPart[] {
+  const byNumber = new Map(stored.map((part) => [part.partNumber, part]));
+  const wanted = Array.from({ length: upload.partsCount }, (_, i) => i + 1);
+  const missing = wanted.filter((n) => !byNumber.has(n));
+  if (missing.length > 0) {
+    const shown = missing.length > 20 ? `${missing.slice(0, 20).join(', ')}, …` : missing.join(', ');
+    throw partsError(
+      `${missing.length} of ${upload.partsCount} parts have not been uploaded (${shown}): PUT them to their URLs, then complete again`,
+    );
+  }
+  return wanted.map((n) => ({ partNumber: n, etag: byNumber.get(n)!.etag }));
+}
+
+/** Every part exactly once, numbered 1..partsCount (the store would refuse the rest less clearly). */
+function checkParts(upload: Upload, parts: CompletedPartBody[]): CompletedPart[] {
+  const fail = partsError;
   if (parts.length !== upload.partsCount)
     throw fail(`parts must list all ${upload.partsCount} parts, got ${parts.length}`);
   const seen = new Set<number>();

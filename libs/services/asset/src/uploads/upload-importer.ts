@@ -71,8 +71,7 @@ export class UploadImporter implements OnApplicationBootstrap, OnModuleDestroy {
   }
 
   async onApplicationBootstrap(): Promise<void> {
-    // Embedded mode (filesystem store) has no multipart uploads, hence nothing to import.
-    if (this.store.kind === 's3') await this.loop.start();
+    await this.loop.start();
   }
 
   async onModuleDestroy(): Promise<void> {

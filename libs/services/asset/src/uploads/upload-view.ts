@@ -19,7 +19,7 @@ export interface UploadView {
   authorId: string;
   ownerId: string;
   contentType: string;
-  /** While pending: one presigned PUT URL per part, signed afresh on every read. */
+  /** While pending: one signed PUT URL per part, signed afresh on every read. */
   parts?: { number: number; expires: string; url: string }[];
   /** The asset, once imported. */
   entityId?: string;
@@ -31,7 +31,7 @@ export interface UploadView {
   updatedAt: string;
 }
 
-/** Renders uploads; part URLs are presigned locally (no storage round trip). */
+/** Renders uploads; part URLs are signed locally (no storage round trip). */
 @Injectable()
 export class UploadPresenter {
   constructor(
@@ -74,7 +74,11 @@ export class UploadPresenter {
       Array.from({ length: row.partsCount }, async (_, i) => ({
         number: i + 1,
         expires,
-        url: await this.store.signedPartUrl(row.objectKey, row.multipartUploadId, i + 1, seconds),
+        url: await this.store.signedPartUrl(row.objectKey, row.multipartUploadId, i + 1, {
+          expiresInSeconds: seconds,
+          // Parts are cut at partSize (the last one shorter): the filesystem store refuses more.
+          maxBytes: Number(row.partSize),
+        }),
       })),
     );
   }

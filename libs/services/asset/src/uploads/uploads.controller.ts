@@ -22,10 +22,10 @@ export class UploadsController {
   @Authenticated()
   @ApiOperation({
     summary:
-      'Start a multipart upload (video, audio, 3D, large images): one presigned PUT URL per part, straight to object storage',
+      'Start a multipart upload (video, audio, 3D, large images): one signed PUT URL per part, straight to object storage',
   })
-  @ApiOkResponse({ type: UploadResponse, description: 'parts: one presigned PUT URL per part' })
-  @ApiErrorResponses(400, 401, 404, 413, 501)
+  @ApiOkResponse({ type: UploadResponse, description: 'parts: one signed PUT URL per part' })
+  @ApiErrorResponses(400, 401, 404, 413)
   async create(
     @CurrentPrincipal() principal: Principal,
     @Query() query: ProjectQuery,
@@ -57,7 +57,7 @@ export class UploadsController {
   @Authenticated()
   @ApiOperation({
     summary:
-      'complete (with every part and its ETag): assemble and import the file; cancel: abort a pending upload',
+      'complete: assemble the uploaded parts (listed by the server; parts with ETags optional) and import the file; cancel: abort a pending upload',
   })
   @ApiOkResponse({ type: UploadResponse })
   @ApiErrorResponses(400, 401, 404, 409)

@@ -9,7 +9,7 @@ import { UploadPresenter } from './upload-view';
 import { UploadsController } from './uploads.controller';
 import { loadUploadSettings, UPLOAD_SETTINGS } from './uploads.settings';
 
-/** /v1/uploads: presigned multipart uploads straight to S3, then imported as assets (video, audio, 3D, images). */
+/** /v1/uploads: multipart uploads straight to object storage through signed part URLs, then imported as assets (video, audio, 3D, images). */
 @Module({
   imports: [AssetCoreModule],
   controllers: [UploadsController],

@@ -1,7 +1,11 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { ListObjectsV2Command, S3Client } from '@aws-sdk/client-s3';
 import sharp from 'sharp';
 import { ASSETS_API } from '@genasset/contracts';
-import { startServiceHarness, type ServiceHarness, type Tenant } from '@genasset/testing';
+import { FilesystemObjectStore, type ObjectStore, S3ObjectStore } from '@genasset/storage';
+import { freePort, startServiceHarness, testServices, type ServiceHarness, type Tenant } from '@genasset/testing';
 import { ASSET_SCHEMA, ASSET_SERVICE, AssetServiceModule } from '../../src';
 
 export { type ServiceHarness, type Tenant };
@@ -16,6 +20,74 @@ export function startAssetHarness(env: Record<string, string> = {}): Promise<Ser
     services: [{ name: ASSET_SERVICE, schema: ASSET_SCHEMA, module: AssetServiceModule, provides: [ASSETS_API] }],
     env: { INTERNAL_API_TOKEN: 'internal-test-token-0123456789', ...env },
   });
+}
+
+/** The object stores a suite runs on: the test S3 server, and the filesystem store of embedded mode. */
+export const STORES = ['s3', 'filesystem'] as const;
+export type StoreKind = (typeof STORES)[number];
+
+export interface StoreHarness {
+  harness: ServiceHarness;
+  /** The test's own client of the storage the harness uses (the same bucket or directory). */
+  store: ObjectStore;
+  /** Keys stored under a prefix (to prove no orphan objects). */
+  objects(prefix: string): Promise<string[]>;
+  close(): Promise<void>;
+}
+
+async function keysOf(store: ObjectStore, prefix: string): Promise<string[]> {
+  const keys: string[] = [];
+  for await (const key of store.list(prefix)) keys.push(key);
+  return keys;
+}
+
+/**
+ * asset-service on the real PostgreSQL and broker, its objects in `store`:
+ * the test S3 server, or the filesystem store under a temp DATA_DIR with its
+ * signed files route on the harness's own port (as in embedded mode).
+ */
+export async function startAssetHarnessOn(
+  store: StoreKind,
+  env: Record<string, string> = {},
+): Promise<StoreHarness> {
+  if (store === 's3') {
+    const harness = await startAssetHarness(env);
+    const client = new S3ObjectStore({ ...testServices().s3, forcePathStyle: true });
+    return {
+      harness,
+      store: client,
+      objects: (prefix) => keysOf(client, prefix),
+      close: async () => {
+        await client.close();
+        await harness.close();
+      },
+    };
+  }
+  const dataDir = mkdtempSync(join(tmpdir(), 'asset-fs-store-'));
+  const port = await freePort();
+  const harness = await startAssetHarness({
+    S3_BUCKET: '',
+    S3_ENDPOINT: '',
+    DATA_DIR: dataDir,
+    PORT: String(port),
+    PUBLIC_BASE_URL: `http://127.0.0.1:${port}`,
+    ...env,
+  });
+  // Reads only: the secret signs nothing here.
+  const client = new FilesystemObjectStore({
+    rootDir: join(dataDir, 'objects'),
+    signingSecret: 'reading-only-secret',
+    publicBaseUrl: 'http://127.0.0.1',
+  });
+  return {
+    harness,
+    store: client,
+    objects: (prefix) => keysOf(client, prefix),
+    close: async () => {
+      await harness.close();
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
 }
 
 /** A small PNG with an alpha channel (its WebP rendition is smaller). */

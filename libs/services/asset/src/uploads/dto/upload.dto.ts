@@ -111,14 +111,14 @@ export class CompletedPartBody {
   @Max(UPLOAD_LIMITS.maxParts)
   partNumber!: number;
 
-  @ApiProperty({ description: 'The ETag header S3 answered the part upload with' })
+  @ApiProperty({ description: 'The ETag header the part upload answered' })
   @IsString({ message: 'etag must be a string' })
   @MinLength(1)
   @MaxLength(200)
   etag!: string;
 }
 
-/** POST /v1/uploads/{uploadId}/action (upstream `PostUploadsActionRequest`, plus `parts` and `cancel`). */
+/** POST /v1/uploads/{uploadId}/action (upstream `PostUploadsActionRequest`, plus optional `parts` and `cancel`). */
 export class UploadActionBody {
   @ApiProperty({ enum: ['complete', 'cancel'] })
   @IsIn(['complete', 'cancel'], { message: 'action must be complete or cancel' })
@@ -126,7 +126,8 @@ export class UploadActionBody {
 
   @ApiPropertyOptional({
     type: [CompletedPartBody],
-    description: 'complete: every part with the ETag its upload answered',
+    description:
+      'complete, optional: every part with the ETag its upload answered, checked against what was stored. Without it the server completes with the parts it has, which must be all of them',
   })
   @IsOptional()
   @IsArray({ message: 'parts must be an array of { partNumber, etag }' })
@@ -145,7 +146,7 @@ export class UploadPartView {
   @ApiProperty({ format: 'date-time', description: 'When url expires' })
   expires!: string;
 
-  @ApiProperty({ description: 'Presigned PUT URL of the part' })
+  @ApiProperty({ description: 'Signed PUT URL of the part; its answer carries an ETag header' })
   url!: string;
 }
 
@@ -198,7 +199,7 @@ export class UploadViewDto {
   @ApiPropertyOptional({
     type: UploadPartView,
     isArray: true,
-    description: 'While pending: one presigned PUT URL per part',
+    description: 'While pending: one signed PUT URL per part',
   })
   parts?: UploadPartView[];
 
