@@ -71,7 +71,7 @@ export async function runProcess(options: RunProcessOptions): Promise<RunningPro
     {
       serviceName: options.name,
       logLevel: config.LOG_LEVEL,
-      openapi: { title: `genasset ${options.name}`, description: options.description },
+      openapi: { title: `genasset ${options.name}`, description: options.description, admin: Boolean(adminToken) },
     },
   );
   connectMessaging(app);
