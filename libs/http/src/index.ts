@@ -23,6 +23,7 @@ export {
   SECRET_HEADERS,
   type LoggerSettings,
 } from './logging/logger.options';
+export { printBesideLogs } from './logging/stdout-destination';
 export { REQUEST_ID_HEADER, requestIdFor, sanitizeRequestId } from './request-id/request-id';
 export {
   setupOpenApi,
