@@ -23,15 +23,24 @@ export {
   SECRET_HEADERS,
   type LoggerSettings,
 } from './logging/logger.options';
+export { printBesideLogs } from './logging/stdout-destination';
 export { REQUEST_ID_HEADER, requestIdFor, sanitizeRequestId } from './request-id/request-id';
 export {
   setupOpenApi,
-  buildOpenApiDocument,
+  buildOpenApiDocuments,
+  type OpenApiDocuments,
   OPENAPI_JSON_PATH,
   DOCS_PATH,
   SECURITY_SCHEME,
   type OpenApiOptions,
 } from './openapi/openapi.setup';
+export {
+  ADMIN_DOCS_PATH,
+  ADMIN_OPENAPI_JSON_PATH,
+  ADMIN_SECURITY_SCHEME,
+} from './openapi/admin-document';
+export { openApiFingerprint } from './openapi/api-fingerprint';
+export { API_VERSION } from './openapi/api-version';
 export { ApiErrorResponses } from './openapi/api-error-responses.decorator';
 export { JobSchema, JobStatusEntrySchema, JobMetadataSchema } from './openapi/job.schema';
 export { HealthModule } from './health/health.module';

@@ -1,6 +1,6 @@
 import { Logger } from '@nestjs/common';
 import { commonEnv, loadConfig, type CommonEnv } from '@genasset/config';
-import { createHttpApp, startHttpApp, type RunningHttpApp } from '@genasset/http';
+import { ADMIN_DOCS_PATH, createHttpApp, printBesideLogs, startHttpApp, type RunningHttpApp } from '@genasset/http';
 import { IDENTITY_SCHEMA, IdentityService } from '@genasset/identity';
 import { connectMessaging } from '@genasset/messaging';
 import { startTracing } from '@genasset/observability';
@@ -10,6 +10,7 @@ import { bootstrapEmbeddedTenant, embeddedAdminToken } from './embedded-bootstra
 import { ProcessModule } from './process-module';
 import { reclaimLeasesAtStart } from './reclaim-leases';
 import type { ServiceDescriptor } from './service-descriptor';
+import { startupBanner } from './startup-banner';
 
 export interface RunProcessOptions {
   /** Process name: log `service` field, Kafka client id, OpenAPI title. */
@@ -73,7 +74,7 @@ export async function runProcess(options: RunProcessOptions): Promise<RunningPro
     {
       serviceName: options.name,
       logLevel: config.LOG_LEVEL,
-      openapi: { title: `genasset ${options.name}`, description: options.description },
+      openapi: { title: `genasset ${options.name}`, description: options.description, admin: Boolean(adminToken) },
     },
   );
   connectMessaging(app);
@@ -90,5 +91,7 @@ export async function runProcess(options: RunProcessOptions): Promise<RunningPro
     if (created) logger.log(`first start: created team ${created.teamId}, project ${created.projectId}; credentials in ${config.DATA_DIR}/bootstrap.json`);
   }
   if (tracing.enabled) logger.log('tracing on: spans exported over OTLP');
+  // For the person who ran `npm start`: where things are, and a first call (startup-banner.ts).
+  if (embedded && adminToken) printBesideLogs(startupBanner({ url: running.url, dataDir: config.DATA_DIR, adminDocsPath: ADMIN_DOCS_PATH }));
   return { ...running, config, embedded };
 }

@@ -16,7 +16,10 @@ export function adminCommand(print: (value: unknown, json: boolean) => void): Co
       .addOption(new Option('--admin-token <token>', 'operator token').env('ADMIN_TOKEN'))
       .option('--json', 'print JSON');
   const client = (o: Common) => {
-    if (!o.adminToken) throw new Error('an admin token is required: --admin-token or ADMIN_TOKEN');
+    if (!o.adminToken)
+      throw new Error(
+        'an admin token is required: pass --admin-token or set ADMIN_TOKEN (a server started with `npm start` keeps it as "adminToken" in .data/bootstrap.json)',
+      );
     return new AdminClient(o.url, o.adminToken);
   };
 

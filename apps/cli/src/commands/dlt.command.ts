@@ -1,6 +1,6 @@
-import { ConsoleLogger, Logger } from '@nestjs/common';
 import { Command, Option } from 'commander';
-import { replayDeadLetters, type DeadLetterEntry } from '@genasset/messaging';
+import type { ConsoleLogger as NestConsoleLogger } from '@nestjs/common';
+import type { DeadLetterEntry } from '@genasset/messaging';
 
 interface ReplayFlags {
   brokers: string;
@@ -40,7 +40,17 @@ export function dltCommand(print: (value: unknown, json: boolean) => void): Comm
     .option('--timeout <ms>', 'longest wait to read the dead-letter topics to their end', '60000')
     .option('--json', 'print JSON')
     .action(async (o: ReplayFlags) => {
+      // Loaded here, not at the top: the rest of the CLI starts without Nest and kafkajs.
+      await import('reflect-metadata');
+      const { ConsoleLogger, Logger } = await import('@nestjs/common');
+      const { replayDeadLetters } = await import('@genasset/messaging');
       // Client logs (kafkajs warnings) go to stderr: stdout is the listing, `--json` pipes into jq.
+      class StderrLogger extends ConsoleLogger {
+        protected override printMessages(...args: Parameters<NestConsoleLogger['printMessages']>): void {
+          const [messages, context, logLevel, , errorStack] = args;
+          super.printMessages(messages, context, logLevel, 'stderr', errorStack);
+        }
+      }
       Logger.overrideLogger(new StderrLogger());
       const result = await replayDeadLetters({
         brokers: o.brokers.split(',').map((b) => b.trim()),
@@ -87,11 +97,4 @@ function describe(l: DeadLetterEntry): string {
   const what = `${l.eventType ?? '?'} ${l.eventId ?? '(no event id)'}`;
   const where = `${l.deadLetterTopic}[${l.partition}]@${l.offset}`;
   return `${l.deadLetteredAt}  ${where}  ${what} -> ${l.originalTopic}${l.duplicate ? ' (duplicate, skipped)' : ''}  consumer=${l.consumer ?? '?'}  reason=${l.reason ?? '?'}`;
-}
-
-class StderrLogger extends ConsoleLogger {
-  protected override printMessages(...args: Parameters<ConsoleLogger['printMessages']>): void {
-    const [messages, context, logLevel, , errorStack] = args;
-    super.printMessages(messages, context, logLevel, 'stderr', errorStack);
-  }
 }

@@ -1,7 +1,4 @@
 import { Command } from 'commander';
-import { commonEnv, loadConfig } from '@genasset/config';
-import { migrate, openConnection } from '@genasset/persistence';
-import { ALL_SCHEMAS } from '@genasset/service-catalog';
 
 /**
  * `cli migrate [--only <schema,...>]`: applies each owner's SQL migrations to
@@ -14,6 +11,11 @@ export function migrateCommand(print: (value: unknown, json: boolean) => void): 
     .option('--only <schemas>', 'comma-separated schema names, e.g. identity,webhooks')
     .option('--json', 'print JSON')
     .action(async (o: { only?: string; json?: boolean }) => {
+      // Loaded here, not at the top: every other command starts without Nest, Prisma and the services.
+      await import('reflect-metadata');
+      const { commonEnv, loadConfig } = await import('@genasset/config');
+      const { migrate, openConnection } = await import('@genasset/persistence');
+      const { ALL_SCHEMAS } = await import('@genasset/service-catalog');
       const config = loadConfig(commonEnv);
       const wanted = o.only?.split(',').map((s) => s.trim());
       const unknown = wanted?.filter((w) => !ALL_SCHEMAS.some((s) => s.schema === w)) ?? [];

@@ -13,6 +13,7 @@ import { ApiExceptionFilter } from '../errors/api-exception.filter';
 import { toApiError } from '../errors/to-api-error';
 import { HEALTH_PATHS } from '../health/health.paths';
 import { ReadinessRegistry } from '../health/readiness.registry';
+import { quietNestBootstrap } from '../logging/quiet-nest-bootstrap';
 import { scopeRequestLogContext } from '../logging/request-log-context';
 import { setupOpenApi } from '../openapi/openapi.setup';
 import { REQUEST_ID_HEADER, requestIdFor } from '../request-id/request-id';
@@ -51,7 +52,7 @@ export async function createHttpApp(
     destination: options.logDestination,
   });
   const app = await NestFactory.create<NestFastifyApplication>(module, adapter, { bufferLogs: true });
-  app.useLogger(app.get(Logger));
+  app.useLogger(quietNestBootstrap(app.get(Logger)));
   app.flushLogs();
 
   const fastify = app.getHttpAdapter().getInstance();

@@ -6,6 +6,7 @@ import pino, { type DestinationStream, type LevelWithSilent } from 'pino';
 import type { Options } from 'pino-http';
 import { httpSpans, spanLogFields, traceLogFields } from '@genasset/observability';
 import { HEALTH_PATHS } from '../health/health.paths';
+import { stdoutLogDestination } from './stdout-destination';
 
 /** Headers that carry credentials; their values never reach a log line (nor any SECRET_NAME below). */
 export const SECRET_HEADERS = [
@@ -127,7 +128,7 @@ export function loggerParams(settings: LoggerSettings): Params {
     },
   };
   return {
-    pinoHttp: settings.destination ? [options, settings.destination] : options,
+    pinoHttp: [options, settings.destination ?? stdoutLogDestination()],
     // Nest prefixes this with `/v1` and adds the prefix-excluded probes; paths
     // outside both (Swagger UI assets, stray 404s) get no request log line.
     forRoutes: [{ path: '{*path}', method: RequestMethod.ALL }],

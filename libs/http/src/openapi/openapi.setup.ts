@@ -1,6 +1,9 @@
 import type { INestApplication } from '@nestjs/common';
 import { DocumentBuilder, type OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
 import { ApiErrorResponse } from '../errors/api-error-body';
+import { ADMIN_DOCS_PATH, ADMIN_OPENAPI_JSON_PATH, splitAdminDocument } from './admin-document';
+import { API_VERSION } from './api-version';
+import { serveRootIndex } from './root-index';
 import {
   closeValidatedBodies,
   declarePublicOperations,
@@ -17,17 +20,30 @@ export interface OpenApiOptions {
   title: string;
   description?: string;
   /**
-   * ISO 8601 UTC timestamp identifying this API build, as upstream does
-   * (`"version": "2025-11-04T16:24:17Z"`). Defaults to the process start time.
+   * ISO 8601 UTC timestamp identifying the API, as upstream does
+   * (`"version": "2025-11-04T16:24:17Z"`). Defaults to the recorded API_VERSION:
+   * the same code states the same version at every start.
    */
   version?: string;
+  /**
+   * Serve the admin API's own document at `/admin/v1/openapi.json` and page at
+   * `/admin/docs` (the process mounts `/admin/v1`). The admin routes are never
+   * in the public document.
+   */
+  admin?: boolean;
 }
 
 const ISO_UTC = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?Z$/;
-const startedAt = new Date().toISOString();
 
-export function buildOpenApiDocument(app: INestApplication, options: OpenApiOptions): OpenAPIObject {
-  const version = options.version ?? startedAt;
+export interface OpenApiDocuments {
+  public: OpenAPIObject;
+  /** Present when the app has admin routes. */
+  admin?: OpenAPIObject;
+}
+
+/** The public document and, apart, the admin API's, from one scan of the app's controllers. */
+export function buildOpenApiDocuments(app: INestApplication, options: OpenApiOptions): OpenApiDocuments {
+  const version = options.version ?? API_VERSION.version;
   if (!ISO_UTC.test(version))
     throw new Error(`openapi.version must be an ISO 8601 UTC timestamp, got "${version}"`);
   const config = new DocumentBuilder()
@@ -42,23 +58,38 @@ export function buildOpenApiDocument(app: INestApplication, options: OpenApiOpti
   declarePublicOperations(document);
   typePathParameters(document);
   closeValidatedBodies(document, validatedBodyModels(app));
-  return document;
+  return splitAdminDocument(document, `${options.title} admin API`);
 }
 
 /**
- * Serves the document at `/v1/openapi.json` and Swagger UI at `/docs`. The UI's
+ * Serves the document at `/v1/openapi.json` and Swagger UI at `/docs` (and, with
+ * `admin`, the admin API's at `/admin/v1/openapi.json` and `/admin/docs`). The UI's
  * assets come from the bundled swagger-ui-dist through @fastify/static, so the
- * page works offline. Must run before `app.init()` (Fastify cannot add routes
+ * page works offline; `GET /` points to them (root-index.ts). Must run before `app.init()` (Fastify cannot add routes
  * once it is ready).
  */
-export function setupOpenApi(app: INestApplication, options: OpenApiOptions): OpenAPIObject {
-  const document = buildOpenApiDocument(app, options);
-  SwaggerModule.setup(DOCS_PATH.slice(1), app, document, {
-    useGlobalPrefix: false,
-    jsonDocumentUrl: OPENAPI_JSON_PATH,
-    raw: ['json'],
-    customSiteTitle: options.title,
-    swaggerOptions: { persistAuthorization: false },
+export function setupOpenApi(app: INestApplication, options: OpenApiOptions): OpenApiDocuments {
+  const documents = buildOpenApiDocuments(app, options);
+  const serve = (docsPath: string, jsonPath: string, document: OpenAPIObject) =>
+    SwaggerModule.setup(docsPath.slice(1), app, document, {
+      useGlobalPrefix: false,
+      jsonDocumentUrl: jsonPath,
+      raw: ['json'],
+      customSiteTitle: document.info.title,
+      swaggerOptions: { persistAuthorization: false },
+    });
+  serve(DOCS_PATH, OPENAPI_JSON_PATH, documents.public);
+  const admin = options.admin && documents.admin;
+  if (admin) serve(ADMIN_DOCS_PATH, ADMIN_OPENAPI_JSON_PATH, admin);
+  serveRootIndex(app, {
+    name: options.title,
+    version: documents.public.info.version,
+    links: {
+      docs: DOCS_PATH,
+      openapi: OPENAPI_JSON_PATH,
+      ...(admin ? { adminDocs: ADMIN_DOCS_PATH, adminOpenapi: ADMIN_OPENAPI_JSON_PATH } : {}),
+      health: '/healthz',
+    },
   });
-  return document;
+  return documents;
 }

@@ -1,5 +1,7 @@
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { createTestApp } from '../testing/test-app.fixture';
+import { openApiFingerprint } from './api-fingerprint';
+import { API_VERSION } from './api-version';
 
 describe('OpenAPI and reference page', () => {
   let app: NestFastifyApplication;
@@ -20,6 +22,48 @@ describe('OpenAPI and reference page', () => {
       expect.objectContaining({ type: 'http', scheme: 'basic' }),
     );
     expect(doc.security).toEqual([{ Authorizer: [] }]);
+  });
+
+  it('states the recorded API version, the same in every build of the same code', async () => {
+    const doc = (await app.inject({ method: 'GET', url: '/v1/openapi.json' })).json();
+    expect(doc.info.version).toBe(API_VERSION.version);
+    const again = await createTestApp();
+    try {
+      const rebuilt = (await again.inject({ method: 'GET', url: '/v1/openapi.json' })).json();
+      expect(rebuilt.info.version).toBe(doc.info.version);
+      expect(openApiFingerprint(rebuilt)).toBe(openApiFingerprint(doc));
+    } finally {
+      await again.close();
+    }
+  });
+
+  it('fingerprints what the API is: a changed route or schema changes it, key order and info.version do not', async () => {
+    const doc = (await app.inject({ method: 'GET', url: '/v1/openapi.json' })).json();
+    const fingerprint = openApiFingerprint(doc);
+    expect(fingerprint).toMatch(/^[0-9a-f]{16}$/);
+    const reordered = { ...doc, paths: Object.fromEntries(Object.entries(doc.paths).reverse()), info: { ...doc.info, version: '2000-01-01T00:00:00Z' } };
+    expect(openApiFingerprint(reordered)).toBe(fingerprint);
+    const { ['/v1/things/boom']: _removed, ...fewerPaths } = doc.paths;
+    expect(openApiFingerprint({ ...doc, paths: fewerPaths })).not.toBe(fingerprint);
+    const renamed = structuredClone(doc);
+    renamed.components.schemas.CreateThingDto.properties.link = renamed.components.schemas.CreateThingDto.properties.url;
+    delete renamed.components.schemas.CreateThingDto.properties.url;
+    expect(openApiFingerprint(renamed)).not.toBe(fingerprint);
+  });
+
+  it('answers GET / with an index of where things are, and sends a browser to /docs', async () => {
+    const index = await app.inject({ method: 'GET', url: '/', headers: { accept: '*/*' } });
+    expect(index.statusCode).toBe(200);
+    expect(index.headers['content-type']).toMatch(/^application\/json/);
+    expect(index.headers['x-request-id']).toBeDefined();
+    expect(index.json()).toEqual({
+      name: 'Test API',
+      version: API_VERSION.version,
+      links: { docs: '/docs', openapi: '/v1/openapi.json', health: '/healthz' },
+    });
+    const browser = await app.inject({ method: 'GET', url: '/', headers: { accept: 'text/html,application/xhtml+xml,*/*;q=0.8' } });
+    expect(browser.statusCode).toBe(302);
+    expect(browser.headers.location).toBe('/docs');
   });
 
   it('documents routes under /v1 and leaves the probes out', async () => {

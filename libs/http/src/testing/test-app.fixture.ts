@@ -128,10 +128,11 @@ export class LogCapture extends Writable {
 export async function createTestApp(
   logs = new LogCapture(),
   bodyLimitBytes = 1024,
+  logLevel = 'info',
 ): Promise<NestFastifyApplication> {
   const app = await createHttpApp(ThingsModule, {
     serviceName: 'test-service',
-    logLevel: 'info',
+    logLevel,
     openapi: { title: 'Test API', description: 'for tests' },
     bodyLimitBytes,
     logDestination: logs,

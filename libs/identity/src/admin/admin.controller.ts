@@ -1,14 +1,17 @@
 import { Body, Controller, Delete, HttpCode, Param, Post, UseGuards } from '@nestjs/common';
-import { ApiBearerAuth, ApiExcludeController, ApiTags } from '@nestjs/swagger';
-import { ApiError } from '@genasset/http';
+import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiError, ApiErrorResponses } from '@genasset/http';
 import { IdentityNotFoundError, IdentityService } from '../identity.service';
 import { AdminTokenGuard } from './admin-token.guard';
 import { CreateApiKeyDto, CreateProjectDto, CreateTeamDto } from './admin.dto';
+import { CreateProjectResponse, CreateTeamResponse, IssuedApiKeyResponse, RevokeApiKeyResponse } from './admin.responses';
 
-/** Operator API: provisions tenants. Kept out of the public OpenAPI document. */
+/**
+ * Operator API: provisions tenants. Documented at /admin/v1/openapi.json, never in
+ * the public document (libs/http splits every /admin path off).
+ */
 @ApiTags('admin')
-@ApiBearerAuth()
-@ApiExcludeController()
+@ApiErrorResponses(400, 401)
 @UseGuards(AdminTokenGuard)
 @Controller('admin/v1')
 export class AdminController {
@@ -16,6 +19,8 @@ export class AdminController {
 
   @Post('teams')
   @HttpCode(200)
+  @ApiOperation({ operationId: 'adminCreateTeam', summary: 'Create a team' })
+  @ApiOkResponse({ type: CreateTeamResponse })
   async createTeam(@Body() body: CreateTeamDto) {
     const team = await this.identity.createTeam(body.name);
     return { team: { id: team.id, name: team.name, createdAt: team.createdAt.toISOString() } };
@@ -23,6 +28,9 @@ export class AdminController {
 
   @Post('teams/:teamId/projects')
   @HttpCode(200)
+  @ApiOperation({ operationId: 'adminCreateProject', summary: 'Create a project in a team' })
+  @ApiOkResponse({ type: CreateProjectResponse })
+  @ApiErrorResponses(404)
   async createProject(@Param('teamId') teamId: string, @Body() body: CreateProjectDto) {
     const project = await notFoundAs404(() => this.identity.createProject(teamId, body.name));
     return {
@@ -32,6 +40,12 @@ export class AdminController {
 
   @Post('api-keys')
   @HttpCode(200)
+  @ApiOperation({
+    operationId: 'adminCreateApiKey',
+    summary: 'Issue an API key for a team, or for one project of it; the secret is in this answer only',
+  })
+  @ApiOkResponse({ type: IssuedApiKeyResponse })
+  @ApiErrorResponses(404)
   async createApiKey(@Body() body: CreateApiKeyDto) {
     const issued = await notFoundAs404(() => this.identity.createApiKey(body));
     return {
@@ -44,6 +58,12 @@ export class AdminController {
   /** Revokes a key (a leaked secret, a departed client); answering again for a revoked key keeps its time. */
   @Delete('api-keys/:keyId')
   @HttpCode(200)
+  @ApiOperation({
+    operationId: 'adminRevokeApiKey',
+    summary: 'Revoke an API key for good (replicas that cached it accept it for up to AUTH_CACHE_TTL)',
+  })
+  @ApiOkResponse({ type: RevokeApiKeyResponse })
+  @ApiErrorResponses(404)
   async revokeApiKey(@Param('keyId') keyId: string) {
     const revoked = await this.identity.revokeApiKey(keyId);
     if (!revoked) throw ApiError.notFound(`api key ${keyId}`);

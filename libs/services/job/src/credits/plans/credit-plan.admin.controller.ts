@@ -1,7 +1,8 @@
 import { Body, Controller, Param, Put, UseGuards } from '@nestjs/common';
-import { ApiExcludeController } from '@nestjs/swagger';
-import { ApiError } from '@genasset/http';
+import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiError, ApiErrorResponses } from '@genasset/http';
 import type { CreditUsageView } from '../usage/credit-usage';
+import { CreditUsageResponse } from '../usage/dto/credit-usage.response';
 import { AdminTokenGate } from './admin-token.gate';
 import { PutCreditPlanDto } from './dto/put-credit-plan.dto';
 import { PutCreditPlan } from './put-credit-plan';
@@ -11,15 +12,21 @@ const TEAM_ID = /^team_[0-9A-Z]{26}$/;
 /**
  * Operator route: `PUT /admin/v1/teams/{teamId}/credit-plan` with
  * `Authorization: Bearer <ADMIN_TOKEN>` → the team's usage in the period set.
- * Kept out of the public OpenAPI document, like the rest of `/admin/v1`.
+ * In the admin API's document (/admin/v1/openapi.json), like the rest of `/admin/v1`.
  */
-@ApiExcludeController()
+@ApiTags('admin')
+@ApiErrorResponses(400, 401, 404)
 @UseGuards(AdminTokenGate)
 @Controller('admin/v1/teams/:teamId/credit-plan')
 export class CreditPlanAdminController {
   constructor(private readonly putPlan: PutCreditPlan) {}
 
   @Put()
+  @ApiOperation({
+    operationId: 'adminPutCreditPlan',
+    summary: "Set a team's creative units for a billing period; answers the team's usage in it",
+  })
+  @ApiOkResponse({ type: CreditUsageResponse })
   put(@Param('teamId') teamId: string, @Body() body: PutCreditPlanDto): Promise<CreditUsageView> {
     if (!TEAM_ID.test(teamId)) throw ApiError.notFound(`team ${teamId} not found`);
     return this.putPlan.execute({
