@@ -32,6 +32,7 @@ export {
   SECURITY_SCHEME,
   type OpenApiOptions,
 } from './openapi/openapi.setup';
+export { setupConsole, CONSOLE_PATH } from './console/console.setup';
 export { ApiErrorResponses } from './openapi/api-error-responses.decorator';
 export { JobSchema, JobStatusEntrySchema, JobMetadataSchema } from './openapi/job.schema';
 export { HealthModule } from './health/health.module';
