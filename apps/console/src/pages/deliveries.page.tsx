@@ -146,6 +146,8 @@ function Delivery({
           {last ? `, last answered ${last.responseStatusCode}` : ''} · {formatDate(event.createdAt)}
         </span>
         {event.resendOf && <span className="muted">resend of {event.resendOf}</span>}
+      </div>
+      <div className="actions">
         <button
           type="button"
           className="secondary"
