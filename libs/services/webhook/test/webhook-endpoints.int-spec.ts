@@ -311,8 +311,29 @@ describe('webhook endpoint management', () => {
           `${prefix}/{webhookEndpointId}`,
           `${prefix}/{webhookEndpointId}/events`,
           `${prefix}/{webhookEndpointId}/events/{eventId}`,
+          `${prefix}/{webhookEndpointId}/events/{eventId}/resend`,
+          `${prefix}/{webhookEndpointId}/recover`,
         ]),
       );
+      // The delivery operations (extensions): 202 with their bodies, and the errors they give.
+      const resend = doc.body.paths[`${prefix}/{webhookEndpointId}/events/{eventId}/resend`].post;
+      expect(Object.keys(resend.responses)).toEqual(
+        expect.arrayContaining(['202', '401', '403', '404', '409']),
+      );
+      expect(resend.requestBody).toBeUndefined();
+      const recover = doc.body.paths[`${prefix}/{webhookEndpointId}/recover`].post;
+      expect(Object.keys(recover.responses)).toEqual(
+        expect.arrayContaining(['202', '400', '401', '403', '404', '409']),
+      );
+      const body = recover.requestBody.content['application/json'].schema.$ref.split('/').pop();
+      expect(doc.body.components.schemas[body]).toMatchObject({
+        required: ['since'],
+        properties: { since: { format: 'date-time' }, until: { format: 'date-time' } },
+      });
     }
+    expect(doc.body.components.schemas.WebhookEventRecord.properties.resendOf).toMatchObject({
+      type: 'string',
+    });
+    expect(doc.body.components.schemas.WebhookEventRecord.required).not.toContain('resendOf');
   });
 });

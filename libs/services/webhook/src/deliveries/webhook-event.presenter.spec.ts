@@ -20,6 +20,7 @@ function row(overrides: Partial<WebhookDelivery> = {}): WebhookDelivery {
     updatedAt: CREATED,
     traceContext: null,
     attempts: [],
+    resendOf: null,
     ...overrides,
   };
 }
@@ -49,10 +50,19 @@ describe('presentDelivery', () => {
         sentAt: SENT,
         updatedAt: SENT,
         // As the recorder stores them; durationMs and error are not shown.
-        attempts: [{ responseStatusCode: 500, sentAt: SENT.toISOString(), durationMs: 31, error: 'HTTP 500' }],
+        attempts: [
+          { responseStatusCode: 500, sentAt: SENT.toISOString(), durationMs: 31, error: 'HTTP 500' },
+        ],
       }),
     );
     expect(record).toMatchObject({ sentAt: '2026-11-21T13:02:00.250Z' });
     expect(record.attempts).toEqual([{ responseStatusCode: 500, sentAt: '2026-11-21T13:02:00.250Z' }]);
+  });
+
+  it('names the first delivery of the event on a resend (resendOf, last), and only there', () => {
+    const resend = presentDelivery(row({ id: 'whevent_2', resendOf: 'whevent_1' }));
+    expect(resend).toMatchObject({ id: 'whevent_2', resendOf: 'whevent_1', payload: { id: 'whevent_1' } });
+    expect(Object.keys(resend).at(-1)).toBe('resendOf');
+    expect(presentDelivery(row())).not.toHaveProperty('resendOf');
   });
 });

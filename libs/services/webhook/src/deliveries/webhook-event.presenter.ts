@@ -17,6 +17,8 @@ export function presentDelivery(row: WebhookDelivery): WebhookEventRecord {
     // Always present (spec, and upstream requires it): before any attempt, when the event was recorded.
     sentAt: (row.sentAt ?? row.createdAt).toISOString(),
     updatedAt: row.updatedAt.toISOString(),
+    // An extension, on resends only: a first delivery keeps exactly the spec's fields.
+    ...(row.resendOf === null ? {} : { resendOf: row.resendOf }),
   };
 }
 

@@ -11,6 +11,7 @@
  * intake's key order) is parsed and written in the canonical order.
  */
 export function deliveryBody(
+  /** The id the body carries: the delivery's own, or for a resend the event's first delivery's. */
   deliveryId: string,
   stored: unknown,
 ): { ok: true; bytes: Buffer } | { ok: false; reason: string } {

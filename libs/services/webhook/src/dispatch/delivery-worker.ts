@@ -355,7 +355,7 @@ export class DeliveryWorker implements DeliveryHandoffPort {
 
   /** One attempt; undefined when shutdown abandoned it (not recorded, claim given back). */
   private async attempt(delivery: ClaimedDelivery): Promise<AttemptResult | undefined> {
-    const body = deliveryBody(delivery.id, delivery.payload);
+    const body = deliveryBody(delivery.eventId ?? delivery.id, delivery.payload);
     if (!body.ok) return attemptResult(delivery, serviceFailure(body.reason));
     let target = this.targets.peek(delivery.endpointId, delivery.url, delivery.secretCiphertext);
     if (!target) {

@@ -12,6 +12,11 @@ export interface ClaimedDelivery {
   endpointId: string;
   /** The payload column's JSON text, as stored (deliveryBody). */
   payload: string;
+  /**
+   * The `id` in the body when it is not the delivery's own: a resend carries the body of the
+   * event's first delivery (its `resend_of`). Absent for a first delivery.
+   */
+  eventId?: string;
   /** Attempts made before this one. */
   attemptCount: number;
   url: string;
@@ -92,7 +97,8 @@ const CLAIM_SQL = `
        SET lease_until = now() + $7 * interval '1 millisecond'
       FROM chosen, ${S}.webhook_endpoints e
      WHERE d.id = chosen.id AND e.id = d.endpoint_id
-    RETURNING d.id, d.endpoint_id, d.payload::text AS payload, d.attempt_count, e.url, e.secret_ciphertext, d.trace_context
+    RETURNING d.id, d.endpoint_id, d.payload::text AS payload, d.attempt_count, e.url, e.secret_ciphertext, d.trace_context,
+              d.resend_of
   )
   SELECT claimed.*, n.candidates
     FROM (SELECT count(*)::int AS candidates FROM candidates) n
@@ -187,6 +193,7 @@ export class DeliveryRepository {
       url: string;
       secret_ciphertext: string;
       trace_context: string | null;
+      resend_of: string | null;
       candidates: number;
     }>(CLAIM_SQL, [
       saturated,
@@ -208,6 +215,7 @@ export class DeliveryRepository {
         secretCiphertext: r.secret_ciphertext,
         traceContext: r.trace_context,
         leasedAt,
+        ...(r.resend_of === null ? {} : { eventId: r.resend_of }),
       }));
     const candidates = rows[0]?.candidates ?? 0;
     // Due deliveries may be left: held back by a cap (saturated endpoints were not even scanned), or beyond the window.

@@ -18,7 +18,7 @@ export class WebhookAttemptRecord {
 export class WebhookEventRecord {
   @ApiProperty({
     description:
-      'Also the `id` of the delivered body: unique per event and endpoint, unchanged across retries',
+      "The delivery's id, unchanged across retries. For a first delivery also the `id` of the delivered body; a resend has an id of its own and delivers the body of the event's first delivery (`resendOf`)",
     example: 'whevent_01JCZ6…',
   })
   id!: string;
@@ -53,6 +53,13 @@ export class WebhookEventRecord {
 
   @ApiProperty({ example: '2026-11-21T13:00:00.120Z' })
   updatedAt!: string;
+
+  @ApiPropertyOptional({
+    description:
+      "Extension, on resends only: the id of the event's first delivery, which is also the `id` in the delivered body (receivers deduplicating on it see a redelivery). Absent on a first delivery",
+    example: 'whevent_01JCZ6…',
+  })
+  resendOf?: string;
 }
 
 export class WebhookEventResponse {
