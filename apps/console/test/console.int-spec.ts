@@ -145,38 +145,58 @@ describe('web console in Chromium', () => {
     await screenshot(page, '07-delivery-log');
   });
 
-  it('shows a failing receiver’s answers, then resends the delivery once the receiver is back', async () => {
+  it('shows a failing receiver’s answers, filters the failed deliveries, and resends one once the receiver is back', async () => {
     stack.receiver.respondWith(500);
-    const before = stack.receiver.requests.length;
     const { job } = await stack.api<{ job: { jobId: string } }>('POST', '/v1/generate/pixelate', {
       image: assetId,
       pixelGridSize: 32,
       removeNoise: false,
     });
     const log = page.getByRole('list', { name: 'Deliveries, newest first' });
-    const failed = log
-      .getByRole('listitem')
+    const deliveries = log.getByRole('listitem').filter({ has: page.locator('code.delivery-id') });
+    // Three attempts, each answered 500 (retries 200 ms apart in this test), then `failed`.
+    const failed = deliveries
       .filter({ hasText: 'generation.completed' })
-      .filter({ hasText: 'answered 500' });
+      .filter({ hasText: '3 attempts, last answered 500' })
+      .filter({ has: page.getByText('failed', { exact: true }) });
     await failed.waitFor({ timeout: 20_000 });
-    await expect(failed.getByText('retrying').count()).resolves.toBe(1);
-    await screenshot(page, '08-delivery-failing');
+    const originalId = await failed.locator('code.delivery-id').innerText();
+
+    // The log's filters come from the API's own query parameters: only failed deliveries.
+    await page.getByText('Filters', { exact: true }).click();
+    await page.locator('#filter-status').selectOption('failed');
+    await page.getByRole('button', { name: 'Apply filters' }).click();
+    // generation.created and .completed of that job, nothing else.
+    await waitFor(async () => (await deliveries.count()) === 2, {
+      timeoutMs: 10_000,
+      what: 'only the failed deliveries listed',
+    });
+    await expect(deliveries.filter({ has: page.getByText('failed', { exact: true }) }).count()).resolves.toBe(
+      2,
+    );
+    await failed.getByRole('button', { name: 'Details' }).click();
+    await screenshot(page, '08-delivery-failed');
 
     stack.receiver.respondWith(200);
+    const sentBefore = stack.receiver.requests.length;
     await failed.getByRole('button', { name: 'Resend' }).click();
     const resentId = (
       await failed.getByRole('status').filter({ hasText: 'Resent as' }).locator('code').innerText()
     ).trim();
-    await log
-      .getByRole('listitem')
-      // The new delivery record (its own id), not the original that mentions it.
+    expect(resentId).not.toBe(originalId);
+    await page.getByRole('button', { name: 'Clear' }).click();
+    // A new delivery record with its own id, naming the one it resends.
+    await deliveries
       .filter({ has: page.locator('code.delivery-id', { hasText: resentId }) })
-      .filter({ hasText: `resend of ${await failed.locator('code.delivery-id').innerText()}` })
-      .filter({ hasText: 'success' })
+      .filter({ hasText: `resend of ${originalId}` })
+      .filter({ has: page.getByText('success', { exact: true }) })
       .waitFor({ timeout: 20_000 });
+    // The receiver gets the event's body again: the same id, so it can deduplicate.
     const delivered = await waitFor(
       () =>
-        stack.receiver.requests.slice(before).find((r) => JSON.parse(r.rawBody.toString()).id === resentId),
+        stack.receiver.requests
+          .slice(sentBefore)
+          .find((r) => JSON.parse(r.rawBody.toString()).id === originalId),
       { timeoutMs: 10_000, what: 'the resent delivery at the receiver' },
     );
     expect(JSON.parse(delivered.rawBody.toString())).toMatchObject({
@@ -184,6 +204,17 @@ describe('web console in Chromium', () => {
       data: { jobId: job.jobId },
     });
     await screenshot(page, '09-delivery-resent');
+
+    // Recover: the window's failed deliveries whose event has no successful one yet (generation.created).
+    await page.getByText('Recover failed deliveries', { exact: true }).click();
+    const tenMinutesAgo = await page.evaluate(() => {
+      const d = new Date(Date.now() - 10 * 60_000);
+      const pad = (n: number) => String(n).padStart(2, '0');
+      return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}T${pad(d.getHours())}:${pad(d.getMinutes())}`;
+    });
+    await page.getByLabel('Since').fill(tenMinutesAgo);
+    await page.getByRole('button', { name: 'Recover', exact: true }).click();
+    await page.getByRole('status').filter({ hasText: '1 delivery queued again.' }).waitFor();
   });
 
   it('lists jobs and shows the team’s credit usage', async () => {

@@ -157,9 +157,12 @@ function Delivery({
         >
           {open ? 'Hide details' : 'Details'}
         </button>
-        <button type="button" onClick={() => void resend.run()} disabled={resend.pending}>
-          Resend
-        </button>
+        {/* The API resends final deliveries only (409 while one of the event is created or retrying). */}
+        {(event.status === 'success' || event.status === 'failed') && (
+          <button type="button" onClick={() => void resend.run()} disabled={resend.pending}>
+            Resend
+          </button>
+        )}
       </div>
       {resent && (
         <p role="status" className="muted">
@@ -241,7 +244,11 @@ function Recover({ endpointBase, onQueued }: { endpointBase: string; onQueued: (
           </button>
         </div>
       </form>
-      {queued !== undefined && <p role="status">{queued} deliveries queued again.</p>}
+      {queued !== undefined && (
+        <p role="status">
+          {queued} {queued === 1 ? 'delivery' : 'deliveries'} queued again.
+        </p>
+      )}
       <ErrorMessage error={recover.error} />
     </details>
   );

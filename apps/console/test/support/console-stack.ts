@@ -77,6 +77,8 @@ export async function startConsoleStack(): Promise<ConsoleStack> {
       // The receiver listens on http://127.0.0.1 (docs/webhooks.md, outbound safety).
       WEBHOOK_ALLOW_HTTP: 'true',
       WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true',
+      // A failing receiver exhausts its 3 attempts within a second: only final deliveries can be resent.
+      WEBHOOK_RETRY_DELAYS: '200ms,200ms',
     });
     await waitFor(() => fetch(`${base}/healthz`).then((r) => r.ok), {
       timeoutMs: 90_000,
