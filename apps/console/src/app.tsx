@@ -69,7 +69,11 @@ function Shell() {
       </header>
       <main id="main" ref={main} tabIndex={-1}>
         <Routes>
-          <Route path="/sign-in" element={session ? <Navigate to="/assets" replace /> : <SignInPage />} />
+          {/* Once signed in, back to the page that asked for it (kept in the redirect's state, never in the URL). */}
+          <Route
+            path="/sign-in"
+            element={session ? <Navigate to={returnTo(location.state)} replace /> : <SignInPage />}
+          />
           {session ? (
             <>
               <Route path="/" element={<Navigate to="/assets" replace />} />
@@ -96,6 +100,11 @@ function Shell() {
       </main>
     </>
   );
+}
+
+function returnTo(state: unknown): string {
+  const from = (state as { from?: string } | null)?.from;
+  return from && from.startsWith('/') && !from.startsWith('/sign-in') ? from : '/assets';
 }
 
 function NotFound() {

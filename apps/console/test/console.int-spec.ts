@@ -217,17 +217,54 @@ describe('web console in Chromium', () => {
     await page.getByRole('status').filter({ hasText: '1 delivery queued again.' }).waitFor();
   });
 
-  it('lists jobs and shows the team’s credit usage', async () => {
+  it('lists jobs', async () => {
     await nav('Jobs');
     const rows = page.getByRole('table').getByRole('row');
     await rows.filter({ hasText: 'pixelate' }).nth(1).waitFor();
     await expect(rows.count()).resolves.toBe(3); // the header and both pixelate jobs
     await screenshot(page, '10-jobs');
+  });
+
+  it('shows the team’s credit usage, and its alerts to team admins only', async () => {
+    const { bootstrap } = stack;
+    const periodStart = new Date(Date.now() - 86_400_000).toISOString();
+    const periodEnd = new Date(Date.now() + 29 * 86_400_000).toISOString();
+    await stack.admin('PUT', `/admin/v1/teams/${bootstrap.teamId}/credit-plan`, {
+      totalPeriodCreativeUnits: 1000,
+      periodStart,
+      periodEnd,
+    });
     await nav('Credits');
-    await page.getByText('creative units used so far').waitFor();
-    // The bootstrap key is a project admin: the team's alert thresholds are for team admins, and the API says so.
+    await expect(page.locator('#usage-meter').getAttribute('value')).resolves.toBe('1000');
+    // The bootstrap key is a project admin: alert thresholds are for team admins, and the API says so.
     await expectAlert(page, 'This operation requires a team admin');
-    await screenshot(page, '11-credits');
+
+    // A team admin, in another tab (its own session storage), sets a threshold.
+    const teamKey = await stack.admin<{ apiKey: string; apiSecret: string }>('POST', '/admin/v1/api-keys', {
+      teamId: bootstrap.teamId,
+      role: 'admin',
+    });
+    const tab = await stack.browser.newPage({ viewport: { width: 1280, height: 860 } });
+    try {
+      await tab.goto(`${stack.base}/console/credits`);
+      await tab.getByLabel('API key').fill(teamKey.apiKey);
+      await tab.getByLabel('API secret').fill(teamKey.apiSecret);
+      await tab.getByRole('button', { name: 'Sign in' }).click();
+      await tab.getByRole('button', { name: 'Add threshold' }).click();
+      await tab.getByLabel('Value').fill('20');
+      await tab.getByRole('button', { name: 'Save alerts' }).click();
+      await tab.getByRole('status').filter({ hasText: 'Saved.' }).waitFor();
+      await tab.getByText('armed', { exact: true }).waitFor();
+      expect(
+        await stack.admin('GET', `/v1/teams/${bootstrap.teamId}/credit-alerts`, undefined, teamKey),
+      ).toMatchObject({
+        thresholds: [{ unit: 'percent', value: 20, armed: true }],
+      });
+      expect(await unlabelledControls(tab)).toEqual([]);
+      await screenshot(tab, '11-credits');
+    } finally {
+      await tab.close();
+    }
   });
 
   it('works 375 px wide and by keyboard alone', async () => {

@@ -61,6 +61,8 @@ function Alerts({ teamId }: { teamId: string }) {
     () => get<{ thresholds: CreditAlertThreshold[] }>(`/v1/teams/${teamId}/credit-alerts`),
     teamId,
   );
+  // Kept here: the form below is re-created from the saved thresholds once they are read back.
+  const [saved, setSaved] = useState(false);
   return (
     <>
       <h2>Credit alerts</h2>
@@ -74,9 +76,14 @@ function Alerts({ teamId }: { teamId: string }) {
           key={JSON.stringify(alerts.data.thresholds)}
           teamId={teamId}
           thresholds={alerts.data.thresholds}
-          onSaved={alerts.reload}
+          onSaved={() => {
+            setSaved(true);
+            alerts.reload();
+          }}
+          onEdit={() => setSaved(false)}
         />
       )}
+      {saved && <p role="status">Saved.</p>}
     </>
   );
 }
@@ -86,23 +93,29 @@ function AlertsForm({
   teamId,
   thresholds,
   onSaved,
+  onEdit,
 }: {
   teamId: string;
   thresholds: CreditAlertThreshold[];
   onSaved: () => void;
+  onEdit: () => void;
 }) {
-  const [rows, setRows] = useState(() => thresholds.map((t) => ({ unit: t.unit, value: String(t.value) })));
-  const [saved, setSaved] = useState(false);
+  const [rows, setRowsState] = useState(() =>
+    thresholds.map((t) => ({ unit: t.unit, value: String(t.value) })),
+  );
+  const setRows = (next: typeof rows) => {
+    onEdit();
+    setRowsState(next);
+  };
   const save = useAction(async () => {
     await send('PUT', `/v1/teams/${teamId}/credit-alerts`, {
       thresholds: rows.map((r) => ({ unit: r.unit, value: Number(r.value) })),
     });
-    setSaved(true);
     onSaved();
   });
   const submit = (event: FormEvent) => {
     event.preventDefault();
-    setSaved(false);
+    onEdit();
     void save.run();
   };
   const state = new Map(thresholds.map((t) => [`${t.unit}:${t.value}`, t]));
@@ -173,7 +186,6 @@ function AlertsForm({
           Save alerts
         </button>
       </div>
-      {saved && <p role="status">Saved.</p>}
       <ErrorMessage error={save.error} />
     </form>
   );

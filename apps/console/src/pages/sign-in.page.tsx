@@ -1,12 +1,9 @@
 import { useState, type FormEvent } from 'react';
-import { useLocation, useNavigate } from 'react-router';
 import { ErrorMessage } from '../components/error-message';
 import { useSession } from '../session-context';
 
 export function SignInPage() {
   const { signIn } = useSession();
-  const navigate = useNavigate();
-  const location = useLocation();
   const [keyId, setKeyId] = useState('');
   const [secret, setSecret] = useState('');
   const [error, setError] = useState<unknown>();
@@ -18,9 +15,8 @@ export function SignInPage() {
     setPending(true);
     setError(undefined);
     try {
+      // On success the session changes and the app routes back to the page that asked (app.tsx).
       await signIn(keyId.trim(), secret.trim());
-      const from = (location.state as { from?: string } | null)?.from;
-      navigate(from && from !== '/sign-in' ? from : '/assets', { replace: true });
     } catch (failure) {
       setError(failure);
     } finally {

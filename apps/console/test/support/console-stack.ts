@@ -25,6 +25,13 @@ export interface ConsoleStack {
   page: Page;
   /** Calls the API as the bootstrap key (test set-up that is not the point of a step). */
   api<T>(method: string, path: string, body?: unknown): Promise<T>;
+  /** Calls with the admin token (the operator API), or with another key's credentials when given. */
+  admin<T>(
+    method: string,
+    path: string,
+    body?: unknown,
+    key?: { apiKey: string; apiSecret: string },
+  ): Promise<T>;
   stop(): Promise<void>;
 }
 
@@ -108,8 +115,14 @@ export async function startConsoleStack(): Promise<ConsoleStack> {
     });
     const page = await browser.newPage({ viewport: { width: 1280, height: 860 } });
     page.setDefaultTimeout(15_000);
-    const authorization = `Basic ${Buffer.from(`${bootstrap.apiKey}:${bootstrap.apiSecret}`).toString('base64')}`;
-    const api = async <T>(method: string, path: string, body?: unknown): Promise<T> => {
+    const basic = (key: string, secret: string) =>
+      `Basic ${Buffer.from(`${key}:${secret}`).toString('base64')}`;
+    const request = async <T>(
+      authorization: string,
+      method: string,
+      path: string,
+      body?: unknown,
+    ): Promise<T> => {
       const response = await fetch(`${base}${path}`, {
         method,
         headers: { authorization, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
@@ -118,7 +131,21 @@ export async function startConsoleStack(): Promise<ConsoleStack> {
       if (!response.ok) throw new Error(`${method} ${path}: ${response.status} ${await response.text()}`);
       return (await response.json()) as T;
     };
-    return { base, bootstrap, receiver, browser, page, api, stop };
+    const api = <T>(method: string, path: string, body?: unknown) =>
+      request<T>(basic(bootstrap.apiKey, bootstrap.apiSecret), method, path, body);
+    const admin = <T>(
+      method: string,
+      path: string,
+      body?: unknown,
+      key?: { apiKey: string; apiSecret: string },
+    ) =>
+      request<T>(
+        key ? basic(key.apiKey, key.apiSecret) : `Bearer ${bootstrap.adminToken}`,
+        method,
+        path,
+        body,
+      );
+    return { base, bootstrap, receiver, browser, page, api, admin, stop };
   } catch (error) {
     if (platform) console.error(platform.errors());
     await stop();
