@@ -5,6 +5,8 @@
 import nx from '@nx/eslint-plugin';
 import tseslint from 'typescript-eslint';
 import prettier from 'eslint-config-prettier';
+import jsxA11y from 'eslint-plugin-jsx-a11y';
+import reactHooks from 'eslint-plugin-react-hooks';
 
 const anyShared = ['type:util', 'type:platform', 'type:publishable', 'type:testing'];
 
@@ -53,6 +55,8 @@ export default [
             { sourceTag: 'scope:job', onlyDependOnLibsWithTags: ['scope:shared', 'scope:job'] },
             { sourceTag: 'scope:webhook', onlyDependOnLibsWithTags: ['scope:shared', 'scope:webhook'] },
             { sourceTag: 'scope:shared', onlyDependOnLibsWithTags: ['scope:shared'] },
+            // The web console talks to the platform over the public API only; its tests use the testing library.
+            { sourceTag: 'scope:console', onlyDependOnLibsWithTags: ['type:testing'] },
             // platform (embedded mode) and cli compose every service.
             { sourceTag: 'scope:platform', onlyDependOnLibsWithTags: ['*'] },
           ],
@@ -72,5 +76,27 @@ export default [
   {
     files: ['**/*.spec.ts', '**/*.int-spec.ts', '**/*.e2e-spec.ts', 'bench/**/*.ts', 'test/**/*.ts', '**/test/**/*.ts'],
     rules: { '@typescript-eslint/no-non-null-assertion': 'off', '@typescript-eslint/no-explicit-any': 'off' },
+  },
+  // The web console (apps/console/src): browser code bundled by Vite. It reaches the platform only
+  // through the public HTTP API, never by importing workspace or Node code; jsx-a11y keeps its
+  // controls labelled and keyboard-operable, react-hooks keeps its effects honest.
+  {
+    ...jsxA11y.flatConfigs.recommended,
+    files: ['apps/console/src/**/*.{ts,tsx}'],
+  },
+  {
+    ...reactHooks.configs.flat.recommended,
+    files: ['apps/console/src/**/*.{ts,tsx}'],
+  },
+  {
+    files: ['apps/console/src/**/*.{ts,tsx}'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        { patterns: [{ group: ['@genasset/*', 'node:*'], message: 'the console calls the public API; it imports no workspace or Node code' }] },
+      ],
+      // Scrollable JSON blocks are labelled regions that keyboard users must be able to focus to scroll.
+      'jsx-a11y/no-noninteractive-tabindex': ['error', { tags: [], roles: ['tabpanel', 'region'] }],
+    },
   },
 ];

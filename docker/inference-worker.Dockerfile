@@ -45,6 +45,8 @@ RUN --mount=type=cache,id=genasset-pnpm-store,target=/pnpm/store \
 #                      closure, in pnpm's layout (no compiler, test tools or
 #                      Prisma CLI). It fails if the app requires a package that
 #                      is not a production dependency of package.json.
+# Images serving the web console (platform, asset-service) also build it with
+# Vite into /out/dist/apps/console/dist: static files, no runtime dependency.
 FROM deps AS build
 COPY tsconfig.base.json tsconfig.json .swcrc ./
 COPY scripts scripts

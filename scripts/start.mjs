@@ -5,6 +5,7 @@
 // S3_* set, the same process uses those services instead of the embedded ones.
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';
+import { ensureConsoleBuilt } from './lib/console-build.mjs';
 import { ensureNodeModules } from './lib/install.mjs';
 import { REPO_ROOT as root } from './lib/paths.mjs';
 
@@ -12,6 +13,8 @@ await ensureNodeModules();
 // Imported only now: the generator needs the dependencies installed above.
 const { generatePrismaClients } = await import('./prisma-generate.mjs');
 await generatePrismaClients();
+// The web console at /console: static files, built when missing or older than its sources.
+await ensureConsoleBuilt();
 
 console.log('> starting apps/platform (embedded mode unless DATABASE_URL / KAFKA_BROKERS / S3_* are set)');
 const child = spawn(process.execPath, ['-r', '@swc-node/register', join(root, 'apps/platform/src/main.ts')], {

@@ -11,6 +11,7 @@
 // Only node: builtins are imported statically: node_modules may not exist yet.
 import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
+import { ensureConsoleBuilt } from './lib/console-build.mjs';
 import { ensureNodeModules, ensureSystemPackages } from './lib/install.mjs';
 import { fail, header, info, seconds, warn } from './lib/log.mjs';
 import { bin, REPO_ROOT } from './lib/paths.mjs';
@@ -32,13 +33,17 @@ async function main() {
   checkInterrupted();
   const { chooseServiceMode, startServices } = await import('./lib/services.mjs');
   const mode = chooseServiceMode();
-  // nginx (the distributed test's gateway) in every mode; PostgreSQL and the broker's build tools for local processes.
-  await ensureSystemPackages({ services: mode === 'local', gateway: true });
+  // nginx (the distributed test's gateway) and chromium (the console's browser test) in every mode;
+  // PostgreSQL and the broker's build tools for local processes.
+  await ensureSystemPackages({ services: mode === 'local', gateway: true, browser: true });
   checkInterrupted();
 
   header('generate Prisma clients');
   const { generatePrismaClients } = await import('./prisma-generate.mjs');
   await generatePrismaClients();
+  checkInterrupted();
+  // Served by the platform at /console and driven by apps/console/test in a real browser.
+  await ensureConsoleBuilt();
   checkInterrupted();
 
   header(`start services (${mode})`);
@@ -69,6 +74,8 @@ async function main() {
     warn('skipped (TEST_SKIP_CHECKS=1)');
   } else {
     await step('typecheck', bin('tsc'), ['-p', 'tsconfig.json', '--noEmit'], env);
+    // The console is browser code (DOM types, JSX, bundler resolution): its own project.
+    await step('typecheck console', bin('tsc'), ['-p', 'apps/console/tsconfig.json', '--noEmit'], env);
     if (readdirSync(REPO_ROOT).some((f) => /^eslint\.config\.[cm]?[jt]s$/.test(f))) {
       // The Nx boundary rule reads the cached project graph; without it the rule is skipped silently.
       await run(bin('nx'), ['show', 'projects'], { env, stdio: 'ignore' });

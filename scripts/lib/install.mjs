@@ -49,21 +49,32 @@ export function findNginx() {
   return which('nginx') ?? ['/usr/sbin/nginx', '/usr/local/sbin/nginx'].find((p) => existsSync(p)) ?? null;
 }
 
+/** Chromium for the console's browser test (Debian: /usr/bin/chromium); CHROMIUM_PATH names another. */
+export function findChromium() {
+  if (process.env.CHROMIUM_PATH) return existsSync(process.env.CHROMIUM_PATH) ? process.env.CHROMIUM_PATH : null;
+  return which('chromium') ?? ['/usr/bin/chromium', '/usr/bin/chromium-browser'].find((p) => existsSync(p)) ?? null;
+}
+
 /**
  * Debian packages the local-process services need (`services`): PostgreSQL server, librdkafka +
  * gcc for the broker launcher; with `gateway`, nginx for the distributed test
- * (apps/platform/test/distributed), which only that test needs: without root it is named, not required.
+ * (apps/platform/test/distributed), and with `browser`, chromium for the console's browser test
+ * (apps/console/test): only those tests need them, so without root they are named, not required.
  */
-export async function ensureSystemPackages({ services = true, gateway = false } = {}) {
+export async function ensureSystemPackages({ services = true, gateway = false, browser = false } = {}) {
   const missing = [];
   if (services && !findPostgresBin()) missing.push('postgresql');
   if (services && !hasRdkafkaHeaders()) missing.push('librdkafka-dev');
   if (services && !which('gcc')) missing.push('gcc');
   if (gateway && !findNginx()) missing.push('nginx');
+  if (browser && !findChromium()) missing.push('chromium');
   if (!missing.length) return;
 
-  if ((!isRoot() || !which('apt-get')) && missing.length === 1 && missing[0] === 'nginx') {
-    warn('nginx is not installed: the distributed test will fail (Debian/Ubuntu: sudo apt-get install -y nginx)');
+  const optional = { nginx: 'the distributed test', chromium: "the console's browser test" };
+  if ((!isRoot() || !which('apt-get')) && missing.every((name) => name in optional)) {
+    for (const name of missing) {
+      warn(`${name} is not installed: ${optional[name]} will fail (Debian/Ubuntu: sudo apt-get install -y ${name}${name === 'chromium' ? '; or set CHROMIUM_PATH' : ''})`);
+    }
     return;
   }
   if (!isRoot() || !which('apt-get')) {
@@ -81,6 +92,6 @@ export async function ensureSystemPackages({ services = true, gateway = false } 
   if ((await run('apt-get', ['install', '-y', '-q', ...missing], { env })) !== 0) {
     throw new Error(`apt-get install ${missing.join(' ')} failed`);
   }
-  if (!findPostgresBin()) throw new Error('postgresql installed, but initdb/pg_ctl are still not found');
+  if (services && !findPostgresBin()) throw new Error('postgresql installed, but initdb/pg_ctl are still not found');
   info(`installed ${missing.join(' ')}`);
 }

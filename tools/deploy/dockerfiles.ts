@@ -17,6 +17,8 @@ export type ImageKind = 'service' | 'platform' | 'cli';
 export interface ImageSpec {
   kind: ImageKind;
   description: string;
+  /** Serves the web console at /console: its Vite build goes into the image beside the app. */
+  console?: boolean;
 }
 
 /** One entry per app under apps/ (the spec checks both lists agree). */
@@ -24,6 +26,8 @@ export const IMAGES: Record<string, ImageSpec> = {
   'asset-service': {
     kind: 'service',
     description: 'Assets: upload, list, canvases, tags, downloads and archive exports',
+    // The gateway routes /console here (deploy/compose/nginx.conf, deploy/k8s/base/gateway.yaml).
+    console: true,
   },
   'collection-service': { kind: 'service', description: 'Collections of assets and models' },
   'generation-service': {
@@ -43,6 +47,7 @@ export const IMAGES: Record<string, ImageSpec> = {
     kind: 'platform',
     description:
       'Every service in one process (embedded mode unless DATABASE_URL, KAFKA_BROKERS and S3_* are set)',
+    console: true,
   },
   cli: { kind: 'cli', description: 'Operator commands: migrate, topics, admin, webhook receiver tools' },
 };
@@ -101,6 +106,10 @@ export function renderDockerfile(app: string, root = REPO_ROOT): string {
     APP: app,
     DESCRIPTION: spec.description,
     RUNTIME: runtimeTail(app, spec.kind),
+    // main.js finds the console at ../../console/dist from dist/apps/<app>/src (apps/<app>/src/main.ts).
+    CONSOLE_BUILD: spec.console
+      ? ' \\\n && node_modules/.bin/vite build apps/console --outDir /out/dist/apps/console/dist --emptyOutDir --logLevel warn'
+      : '',
   };
   return template.replace(/\{\{(\w+)\}\}/g, (_, key: string) => {
     if (!(key in values)) throw new Error(`docker/Dockerfile.template: unknown placeholder {{${key}}}`);
@@ -108,10 +117,14 @@ export function renderDockerfile(app: string, root = REPO_ROOT): string {
   });
 }
 
-/** Apps of the workspace: directories under apps/ with a project.json. */
+/**
+ * Apps of the workspace that run as a process: directories under apps/ with a project.json and a
+ * src/main.ts. The web console (apps/console) is static files that platform and asset-service serve.
+ */
 export function workspaceApps(root = REPO_ROOT): string[] {
   return readdirSync(join(root, 'apps'), { withFileTypes: true })
     .filter((d) => d.isDirectory() && existsSync(join(root, 'apps', d.name, 'project.json')))
+    .filter((d) => existsSync(join(root, 'apps', d.name, 'src', 'main.ts')))
     .map((d) => d.name)
     .sort();
 }

@@ -1,4 +1,5 @@
 import 'reflect-metadata';
+import { join } from 'node:path';
 import { ASSETS_API } from '@genasset/contracts';
 import { runProcess } from '@genasset/runtime';
 import { ASSET_SCHEMA, ASSET_SERVICE, AssetServiceModule, reclaimAssetLeases } from '@genasset/service-asset';
@@ -10,6 +11,8 @@ runProcess({
   services: [
     { name: ASSET_SERVICE, schema: ASSET_SCHEMA, module: AssetServiceModule, provides: [ASSETS_API], reclaimLeases: reclaimAssetLeases },
   ],
+  // The gateway routes /console here (deploy/compose/nginx.conf): the web console's static files.
+  consoleDir: join(__dirname, '../../console/dist'),
 }).catch((error: unknown) => {
   console.error(error instanceof Error ? error.message : error);
   process.exit(1);

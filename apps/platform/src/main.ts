@@ -1,4 +1,5 @@
 import 'reflect-metadata';
+import { join } from 'node:path';
 import { runProcess } from '@genasset/runtime';
 import { SERVICES } from '@genasset/service-catalog';
 
@@ -10,6 +11,8 @@ runProcess({
   services: SERVICES,
   adminApi: true,
   embeddedAllowed: true,
+  // The web console (apps/console), built by `npm start` / `npm run console:build`.
+  consoleDir: join(__dirname, '../../console/dist'),
 }).catch((error: unknown) => {
   console.error(error instanceof Error ? error.message : error);
   process.exit(1);

@@ -41,6 +41,7 @@ export {
 } from './openapi/admin-document';
 export { openApiFingerprint } from './openapi/api-fingerprint';
 export { API_VERSION } from './openapi/api-version';
+export { setupConsole, CONSOLE_PATH } from './console/console.setup';
 export { ApiErrorResponses } from './openapi/api-error-responses.decorator';
 export { JobSchema, JobStatusEntrySchema, JobMetadataSchema } from './openapi/job.schema';
 export { HealthModule } from './health/health.module';

@@ -28,6 +28,8 @@ export interface RunProcessOptions {
    * A single service's process may not (missingDistributedSettings).
    */
   embeddedAllowed?: boolean;
+  /** Serve the web console's build from this directory at /console (platform; asset-service behind the gateway). */
+  consoleDir?: string;
 }
 
 export interface RunningProcess extends RunningHttpApp {
@@ -75,6 +77,7 @@ export async function runProcess(options: RunProcessOptions): Promise<RunningPro
       serviceName: options.name,
       logLevel: config.LOG_LEVEL,
       openapi: { title: `genasset ${options.name}`, description: options.description, admin: Boolean(adminToken) },
+      consoleDir: options.consoleDir,
     },
   );
   connectMessaging(app);

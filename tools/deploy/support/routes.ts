@@ -19,6 +19,10 @@ export const PUBLIC_ROUTES: [string, HttpService][] = [
   ['/v1/assets/public/asset_01J', 'asset-service'],
   ['/v1/uploads', 'asset-service'],
   ['/v1/uploads/upload_01J', 'asset-service'],
+  // The web console's static files (apps/console), served by asset-service.
+  ['/console', 'asset-service'],
+  ['/console/static/index-abc123.js', 'asset-service'],
+  ['/console/webhooks/we_01J', 'asset-service'],
   ['/v1/collections', 'collection-service'],
   ['/v1/collections/collection_01J/assets', 'collection-service'],
   ['/v1/generate/txt2img', 'generation-service'],

@@ -18,6 +18,7 @@ import { scopeRequestLogContext } from '../logging/request-log-context';
 import { setupOpenApi } from '../openapi/openapi.setup';
 import { REQUEST_ID_HEADER, requestIdFor } from '../request-id/request-id';
 import { createValidationPipe } from '../validation/validation.pipe';
+import { setupConsole } from '../console/console.setup';
 import { DEFAULT_BODY_LIMIT_BYTES, type HttpAppOptions } from './http-app.options';
 import { HttpRootModule } from './http-root.module';
 
@@ -91,6 +92,7 @@ export async function createHttpApp(
   if (tracingEnabled()) app.useGlobalInterceptors(new TracingInterceptor());
   app.useGlobalFilters(new ApiExceptionFilter());
   setupOpenApi(app, options.openapi);
+  if (options.consoleDir) setupConsole(app, options.consoleDir);
   return app;
 }
 

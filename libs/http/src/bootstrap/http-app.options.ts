@@ -11,6 +11,8 @@ export interface HttpAppOptions {
   bodyLimitBytes?: number;
   /** Log destination; stdout when absent. Tests pass a stream to read the lines. */
   logDestination?: DestinationStream;
+  /** The web console's build (apps/console/dist): served at /console when given. */
+  consoleDir?: string;
 }
 
 export const DEFAULT_BODY_LIMIT_BYTES = 1024 * 1024;
