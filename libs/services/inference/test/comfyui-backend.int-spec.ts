@@ -89,7 +89,7 @@ describe('inference-worker: a ComfyUI backend', () => {
         engine: 'comfyui',
         backend: 'gpu1',
         backendModel: 'sd15.safetensors',
-        seed: 77,
+        seed: '77',
         workflow: 'txt2img.json (built-in)',
         promptId: submit.promptId,
       });
