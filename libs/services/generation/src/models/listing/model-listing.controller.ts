@@ -37,7 +37,7 @@ export class ModelListingController {
   @HttpCode(200)
   @Authenticated()
   @ApiOperation({ operationId: 'PostModelsGetBulk', summary: 'Several models by id (the project’s, and public ones)' })
-  @ApiOkResponse({ type: ModelListResponse })
+  @ApiOkResponse({ type: ModelListResponse, description: '{ models } (with minimal: true, each model is { id, name, type } only)' })
   @ApiErrorResponses(400, 401, 403)
   async getBulk(@CurrentPrincipal() p: Principal, @Query() query: ModelsQuery, @Body() body: GetBulkModelsBody) {
     return this.listing.getBulk(await this.scopes.resolve(p, query.projectId), body);

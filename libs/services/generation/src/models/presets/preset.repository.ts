@@ -24,19 +24,22 @@ export class PresetRepository {
 
   /** A new preset; made the default, it takes that place from the model's previous default in the same transaction. */
   create(modelId: string, authorId: string | null, parameters: Record<string, unknown>, isDefault: boolean): Promise<PresetRow> {
+    const data = { id: prefixedId('preset'), modelId, authorId, parameters: parameters as Prisma.InputJsonValue, isDefault };
+    // One insert needs no transaction (a connection held for nothing); taking the default place does.
+    if (!isDefault) return this.prisma.modelPreset.create({ data });
     return this.prisma.$transaction(async (tx) => {
-      if (isDefault) await this.clearDefault(tx, modelId);
-      return tx.modelPreset.create({
-        data: { id: prefixedId('preset'), modelId, authorId, parameters: parameters as Prisma.InputJsonValue, isDefault },
-      });
+      await this.clearDefault(tx, modelId);
+      return tx.modelPreset.create({ data });
     });
   }
 
   /** Sets or clears the default flag (one default per model: the partial unique index holds it under races). */
   setDefault(row: PresetRow, isDefault: boolean): Promise<PresetRow> {
+    const update = { where: { id: row.id }, data: { isDefault, updatedAt: new Date() } };
+    if (!isDefault) return this.prisma.modelPreset.update(update);
     return this.prisma.$transaction(async (tx) => {
-      if (isDefault) await this.clearDefault(tx, row.modelId, row.id);
-      return tx.modelPreset.update({ where: { id: row.id }, data: { isDefault, updatedAt: new Date() } });
+      await this.clearDefault(tx, row.modelId, row.id);
+      return tx.modelPreset.update(update);
     });
   }
 
