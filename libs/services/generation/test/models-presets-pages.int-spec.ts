@@ -136,6 +136,19 @@ describe('/v1/models: presets and pages', () => {
     expect((await call('GET', `/v1/models/${modelId}/examples`, undefined, other)).status).toBe(404);
   });
 
+  it('another team reading a public model’s page sees its non-private assets only', async () => {
+    const modelId = (await ok('POST', '/v1/models', { name: 'Shown', privacy: 'public' })).model.id;
+    const [hidden, shown] = [await harness.uploadAsset(tenant), await harness.uploadAsset(tenant)];
+    await ok('PUT', `/v1/assets/${shown}`, { privacy: 'public' });
+    await ok('PUT', `/v1/models/${modelId}/examples`, { assetIds: [hidden, shown] });
+    await ok('PUT', `/v1/models/${modelId}/description`, { description: `{asset:${hidden}} {asset:${shown}}` });
+    const examples = await ok('GET', `/v1/models/${modelId}/examples`, undefined, other);
+    expect(examples.examples.map((e: { asset: { id: string } }) => e.asset.id)).toEqual([shown]);
+    const description = await ok('GET', `/v1/models/${modelId}/description`, undefined, other);
+    expect(description.description.assets.map((a: { id: string }) => a.id)).toEqual([shown]);
+    expect((await call('PUT', `/v1/models/${modelId}/examples`, { assetIds: [] }, other)).status).toBe(403);
+  });
+
   it('public models: listed and read without credentials, paged; private ones never', async () => {
     const pub = (await ok('POST', '/v1/models', { name: 'Pub', privacy: 'public', type: 'flux.1-lora' })).model.id;
     const pub2 = (await ok('POST', '/v1/models', { name: 'Pub2', privacy: 'public', type: 'flux.1-lora' }, other)).model.id;
