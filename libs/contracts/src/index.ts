@@ -58,7 +58,7 @@ export {
 } from './events/collection.events';
 export { InternalApiError, type TenantRef } from './internal/internal-api';
 export { JOBS_API, type JobsApi, type JobView, type CreateJobCommand } from './internal/jobs-api';
-export { ASSETS_API, type AssetsApi, type AssetObject } from './internal/assets-api';
+export { ASSETS_API, type AssetsApi, type AssetObject, type AssetEmbedding, type AssetCopy } from './internal/assets-api';
 export { MODELS_API, type ModelsApi } from './internal/models-api';
 export {
   JobWorkRequested,

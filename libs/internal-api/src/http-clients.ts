@@ -2,6 +2,8 @@ import { InternalApiError } from '@genasset/contracts';
 import type {
   AssetObject,
   AssetsApi,
+  AssetCopy,
+  AssetEmbedding,
   CreateJobCommand,
   JobsApi,
   JobView,
@@ -73,6 +75,28 @@ export class HttpAssetsApi implements AssetsApi {
       tenant,
       assetIds,
     }))!.objects;
+  }
+
+  async views(tenant: TenantRef, assetIds: readonly string[]): Promise<Record<string, unknown>[]> {
+    return (await this.http.request<{ assets: Record<string, unknown>[] }>('POST', 'internal/v1/assets/views', {
+      tenant,
+      assetIds,
+    }))!.assets;
+  }
+
+  async embeddings(tenant: TenantRef, assetIds: readonly string[]): Promise<AssetEmbedding[]> {
+    return (await this.http.request<{ embeddings: AssetEmbedding[] }>('POST', 'internal/v1/assets/embeddings', {
+      tenant,
+      assetIds,
+    }))!.embeddings;
+  }
+
+  async copy(tenant: TenantRef, assetIds: readonly string[], targetProjectId: string): Promise<AssetCopy[]> {
+    return (await this.http.request<{ copies: AssetCopy[] }>('POST', 'internal/v1/assets/copy', {
+      tenant,
+      assetIds,
+      targetProjectId,
+    }))!.copies;
   }
 }
 

@@ -25,7 +25,10 @@ export function openApiResponseChecker(
       { responses?: Record<string, { content?: Record<string, { schema?: object }> }> }
     >,
     pattern: new RegExp(`^${template.replace(/\{[^}]+\}/g, '[^/]+')}$`),
-  }));
+  }))
+    // As the router matches: a static segment wins over a parameter (`…/training-images/pairs`
+    // is not `…/training-images/{trainingImageId}`), so templates with fewer parameters come first.
+    .sort((a, b) => a.template.split('{').length - b.template.split('{').length);
   return (method, path, status, body) => {
     const bare = path.split('?')[0];
     const route = routes.find((r) => r.pattern.test(bare) && r.item[method.toLowerCase()]);

@@ -171,6 +171,62 @@ export const CONTRACT_ENTRIES: ContractEntry[] = [
   })),
   entry('POST /v1/models/{modelId}/download', (f) => ({ path: `/v1/models/${f.trainedModel}/download`, body: {} })),
   entry('DELETE /v1/models/{modelId}', async (f) => ({ path: `/v1/models/${await f.newModel()}` })),
+  // Models: the rest of upstream's model routes (docs/models.md)
+  entry('POST /v1/models/get-bulk', (f) => ({ path: '/v1/models/get-bulk', body: { modelIds: [f.trainedModel] } })),
+  entry('GET /v1/models/public', async (f) => {
+    await f.api('PUT', `/v1/models/${f.trainedModel}`, { privacy: 'public' });
+    return { path: '/v1/models/public?pageSize=5', auth: null };
+  }),
+  entry('GET /v1/models/public/{modelId}', async (f) => {
+    await f.api('PUT', `/v1/models/${f.trainedModel}`, { privacy: 'public' });
+    return { path: `/v1/models/public/${f.trainedModel}`, auth: null };
+  }),
+  entry('POST /v1/models/{modelId}/copy', (f) => ({ path: `/v1/models/${f.trainedModel}/copy`, body: { copyAsTrained: true } })),
+  entry('POST /v1/models/{modelId}/transfer', async (f) => ({
+    path: `/v1/models/${await f.newModel()}/transfer?projectId=${f.tenant.projectId}`,
+    body: { destinationProjectId: await f.newProject() },
+    auth: f.tenant.auth.teamAdmin,
+  })),
+  entry('GET /v1/models/{modelId}/description', (f) => ({ path: `/v1/models/${f.trainedModel}/description` })),
+  entry('PUT /v1/models/{modelId}/description', (f) => ({
+    path: `/v1/models/${f.trainedModel}/description`,
+    body: { description: `# Lighthouses\n{model:${f.trainedModel}} {asset:${f.image}}` },
+  })),
+  entry('GET /v1/models/{modelId}/examples', (f) => ({ path: `/v1/models/${f.trainedModel}/examples` })),
+  entry('PUT /v1/models/{modelId}/examples', (f) => ({ path: `/v1/models/${f.trainedModel}/examples`, body: { assetIds: [f.generated, f.image] } })),
+  entry('GET /v1/models/{modelId}/presets', (f) => ({ path: `/v1/models/${f.trainedModel}/presets` })),
+  entry('POST /v1/models/{modelId}/presets', async (f) => {
+    const { job } = await f.api('POST', `/v1/generate/custom/${f.trainedModel}`, { prompt: 'a lighthouse' });
+    return { path: `/v1/models/${f.trainedModel}/presets`, body: { inferenceId: job.jobId, isDefault: true } };
+  }),
+  entry('PUT /v1/models/{modelId}/presets/{presetId}', async (f) => {
+    const { job } = await f.api('POST', `/v1/generate/custom/${f.trainedModel}`, { prompt: 'a harbour' });
+    const { preset } = await f.api('POST', `/v1/models/${f.trainedModel}/presets`, { inferenceId: job.jobId });
+    return { path: `/v1/models/${f.trainedModel}/presets/${preset.id}`, body: { isDefault: true } };
+  }),
+  entry('DELETE /v1/models/{modelId}/presets/{presetId}', async (f) => {
+    const { job } = await f.api('POST', `/v1/generate/custom/${f.trainedModel}`, { prompt: 'a pier' });
+    const { preset } = await f.api('POST', `/v1/models/${f.trainedModel}/presets`, { inferenceId: job.jobId });
+    return { path: `/v1/models/${f.trainedModel}/presets/${preset.id}` };
+  }),
+  entry('GET /v1/models/{modelId}/scores/prompt', (f) => ({ path: `/v1/models/${f.trainedModel}/scores/prompt?prompt=a%20lighthouse` })),
+  entry('GET /v1/models/{modelId}/scores/training-dataset', (f) => ({ path: `/v1/models/${f.trainedModel}/scores/training-dataset` })),
+  entry('PUT /v1/models/{modelId}/training-images/pairs', async (f) => {
+    const { model } = await f.api('POST', '/v1/models', { name: 'Paired', type: 'flux.1-kontext-lora' });
+    const [source, target] = [await f.upload(), await f.upload()];
+    await f.api('POST', `/v1/models/${model.id}/training-images`, { assetIds: [source, target] });
+    return { path: `/v1/models/${model.id}/training-images/pairs`, body: [{ sourceId: source, targetId: target, instruction: 'make it night' }] };
+  }),
+  entry('PUT /v1/models/{modelId}/training-images/{trainingImageId}', async (f) => {
+    const modelId = await f.newModel();
+    const { trainingImages } = await f.api('GET', `/v1/models/${modelId}/training-images`);
+    return { path: `/v1/models/${modelId}/training-images/${trainingImages[0].id}`, body: { assetId: await f.upload() } };
+  }),
+  entry('DELETE /v1/models/{modelId}/images', async (f) => {
+    const modelId = await f.newModel();
+    const { trainingImages } = await f.api('GET', `/v1/models/${modelId}/training-images`);
+    return { path: `/v1/models/${modelId}/images?ids=${trainingImages[0].id}` };
+  }),
   // Last: the outputs of every engine, once each generation above has made its assets.
   entry(
     'GET /v1/assets',

@@ -33,6 +33,8 @@ export interface Fixtures {
   newModel(): Promise<string>;
   /** A model whose training runs long enough to be cancelled (50 epochs at INFERENCE_TRAINER_STEP_DELAY). */
   trainingModel(): Promise<{ modelId: string; jobId: string }>;
+  /** A new project of the fixtures' team (model transfers go there). */
+  newProject(): Promise<string>;
   finalJob(jobId: string): Promise<Record<string, any>>;
   /** Resolves once no job of the project is still to finish (every generation has made its assets). */
   settled(): Promise<void>;
@@ -104,6 +106,14 @@ export async function makeFixtures(harness: ServiceHarness): Promise<Fixtures> {
       return { modelId, jobId: await train(modelId, 50) };
     },
     finalJob,
+    async newProject() {
+      const res = await harness.request('POST', `/admin/v1/teams/${tenant.teamId}/projects`, {
+        auth: `Bearer ${harness.adminToken}`,
+        body: { name: 'destination' },
+      });
+      if (res.status !== 200 && res.status !== 201) throw new Error(`fixture project: ${res.status} ${JSON.stringify(res.body)}`);
+      return res.body.project.id as string;
+    },
     async settled() {
       const FINAL = ['success', 'failure', 'canceled'];
       await waitFor(

@@ -19,6 +19,37 @@ export interface AssetsApi {
    * `data` is a data URL or base64. The author is `tenant.authorId`.
    */
   uploadImage(tenant: TenantRef, image: { data: string; name?: string }): Promise<{ assetId: string }>;
+  /**
+   * The assets of the tenant's project as `GET /v1/assets/{assetId}` shows
+   * them to that project (a model's example assets and description page), in
+   * the given order. Missing or foreign ids are simply absent.
+   */
+  views(tenant: TenantRef, assetIds: readonly string[]): Promise<Record<string, unknown>[]>;
+  /**
+   * The image embedding of each image asset of the tenant's project (stored
+   * ones, else computed from the original and stored, as `withEmbedding=true`
+   * does). Assets without one (other kinds, unreadable bytes), missing or
+   * foreign ids are absent.
+   */
+  embeddings(tenant: TenantRef, assetIds: readonly string[]): Promise<AssetEmbedding[]>;
+  /**
+   * Copies assets of the tenant's project into `targetProjectId` (the caller
+   * has checked it is a project of the same team the credentials reach), as
+   * `POST /v1/assets/{assetId}/copy` does: new ids, the bytes copied. Missing
+   * or foreign ids are absent from the answer.
+   */
+  copy(tenant: TenantRef, assetIds: readonly string[], targetProjectId: string): Promise<AssetCopy[]>;
+}
+
+export interface AssetEmbedding {
+  assetId: string;
+  embedding: number[];
+}
+
+/** One asset copied by {@link AssetsApi.copy}. */
+export interface AssetCopy {
+  assetId: string;
+  copyId: string;
 }
 
 /** An asset's original object in storage, as {@link AssetsApi.objects} answers it. */

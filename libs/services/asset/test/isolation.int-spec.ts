@@ -137,5 +137,26 @@ describe('tenant isolation and access', () => {
       expect(foreign.body.objects).toEqual([]);
       expect((await harness.request('POST', '/internal/v1/assets/objects', { body })).status).toBe(401);
     });
+
+    it('answers views, embeddings and copies for the tenant project only (the model registry’s calls)', async () => {
+      const tenant = { teamId: owner.teamId, projectId: owner.projectId };
+      const foreignTenant = { teamId: intruder.teamId, projectId: intruder.projectId };
+      const post = (path: string, body: unknown, headers: Record<string, string> = { authorization: INTERNAL }) =>
+        harness.request('POST', `/internal/v1/assets/${path}`, { headers, body });
+      const views = await post('views', { tenant, assetIds: [image.id, 'garbage'] });
+      expect(views.body.assets).toEqual([expect.objectContaining({ id: image.id, kind: 'image', url: expect.any(String) })]);
+      expect((await post('views', { tenant: foreignTenant, assetIds: [image.id] })).body.assets).toEqual([]);
+      const embeddings = await post('embeddings', { tenant, assetIds: [image.id, canvas.id] });
+      expect(embeddings.body.embeddings).toEqual([{ assetId: image.id, embedding: expect.any(Array) }]);
+      expect(embeddings.body.embeddings[0].embedding).toHaveLength(1024);
+      expect((await post('embeddings', { tenant: foreignTenant, assetIds: [image.id] })).body.embeddings).toEqual([]);
+      expect((await post('copy', { tenant: foreignTenant, assetIds: [image.id], targetProjectId: intruder.projectId })).body.copies).toEqual([]);
+      expect((await post('copy', { tenant, assetIds: [image.id] })).status).toBe(400);
+      expect((await post('copy', { tenant, assetIds: [image.id], targetProjectId: owner.projectId }, {})).status).toBe(401);
+      const copied = await post('copy', { tenant, assetIds: [image.id], targetProjectId: owner.projectId });
+      expect(copied.body.copies).toEqual([{ assetId: image.id, copyId: expect.stringMatching(/^asset_/) }]);
+      const copy = await harness.request('GET', `/v1/assets/${copied.body.copies[0].copyId}`, { auth: owner.auth.projectMember });
+      expect(copy.body.asset.metadata.originalAssetId).toBe(image.id);
+    });
   });
 });

@@ -306,6 +306,31 @@ describe('collection membership: add and remove assets and models', () => {
       });
     });
 
+    it('a model transferred to another project of the team leaves the collections of its old project', async () => {
+      const { body: created } = await h.request('POST', `/admin/v1/teams/${a.teamId}/projects`, {
+        auth: `Bearer ${h.adminToken}`,
+        body: { name: 'destination' },
+      });
+      const made = await h.request('POST', '/v1/models', { auth: a.auth.projectMember, body: { name: 'moving' } });
+      const c = await h.createCollection(a);
+      await h.request('PUT', `/v1/collections/${c.id}/models`, {
+        auth: a.auth.projectMember,
+        body: { modelIds: [made.body.model.id] },
+      });
+      const moved = await h.request('POST', `/v1/models/${made.body.model.id}/transfer?projectId=${a.projectId}`, {
+        auth: a.auth.teamAdmin,
+        body: { destinationProjectId: created.project.id },
+      });
+      expect(moved.status).toBe(200);
+      await waitFor(
+        async () => {
+          const res = await h.request('GET', `/v1/collections/${c.id}`, { auth: a.auth.projectMember });
+          return res.body.collection.modelCount === 0 ? true : undefined;
+        },
+        { timeoutMs: 30_000, what: 'the transferred model to leave the collection' },
+      );
+    });
+
     it.each([
       ['a string', { modelIds: 'model_1' }],
       ['an asset id', { modelIds: ['asset_1'] }],

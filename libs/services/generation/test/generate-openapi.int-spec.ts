@@ -146,6 +146,38 @@ describe('generation routes: real answers match /v1/openapi.json', () => {
     expect(calls.flatMap((c) => c.problems)).toEqual([]);
   });
 
+  it('answers the model pages, presets, scores, pairs, copy and public routes as documented', async () => {
+    const created = await call('POST', '/v1/models', { name: 'More', type: 'flux.1-kontext-lora', privacy: 'public' });
+    const id: string = created.body.model.id;
+    const second = await harness.uploadAsset(tenant);
+    await call('POST', `/v1/models/${id}/training-images`, { assetIds: [asset, second] });
+    const custom = (await call('POST', '/v1/models', { name: 'Custom' })).body.model.id as string;
+    const job = (await call('POST', `/v1/generate/custom/${custom}`, { prompt: 'x' })).body.job.jobId as string;
+    const preset = await call('POST', `/v1/models/${custom}/presets`, { inferenceId: job });
+    const publicGet = await harness.request('GET', `/v1/models/public/${id}`);
+    const calls = [
+      preset,
+      await call('GET', `/v1/models/${custom}/presets`),
+      await call('PUT', `/v1/models/${custom}/presets/${preset.body.preset.id}`, { isDefault: true }),
+      await call('DELETE', `/v1/models/${custom}/presets/${preset.body.preset.id}`),
+      await call('PUT', `/v1/models/${id}/description`, { description: `{asset:${asset}}` }),
+      await call('GET', `/v1/models/${id}/description`),
+      await call('PUT', `/v1/models/${id}/examples`, { assetIds: [asset] }),
+      await call('GET', `/v1/models/${id}/examples`),
+      await call('PUT', `/v1/models/${id}/training-images/pairs`, [{ sourceId: asset, targetId: second, instruction: 'x' }]),
+      await call('GET', `/v1/models/${id}/scores/training-dataset`),
+      await call('GET', `/v1/models/${id}/scores/prompt?prompt=x`),
+      await call('POST', '/v1/models/get-bulk', { modelIds: [id, custom] }),
+      await call('GET', '/v1/models/public'),
+      { path: 'public/{id}', status: publicGet.status, problems: check('GET', `/v1/models/public/${id}`, publicGet.status, publicGet.body) },
+      await call('POST', `/v1/models/${id}/copy`, {}),
+      await call('PUT', `/v1/models/${id}/training-images/${second}`, { assetId: await harness.uploadAsset(tenant) }),
+      await call('DELETE', `/v1/models/${id}/images?ids=${asset}`),
+    ];
+    expect(calls.map((c) => [c.path, c.status]).filter(([, status]) => status !== 200)).toEqual([]);
+    expect(calls.flatMap((c) => c.problems)).toEqual([]);
+  });
+
   it('documents GET /v1/models pageSize as the pipe applies it: integer, 1 to 500', async () => {
     const pageSize = doc.paths['/v1/models'].get.parameters.find((p: any) => p.name === 'pageSize');
     expect(pageSize.schema).toMatchObject({ type: 'integer', minimum: 1, maximum: 500 });

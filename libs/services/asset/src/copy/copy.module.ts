@@ -3,5 +3,5 @@ import { AssetCoreModule } from '../core/asset-core.module';
 import { CopyController } from './copy.controller';
 import { CopyService } from './copy.service';
 
-@Module({ imports: [AssetCoreModule], controllers: [CopyController], providers: [CopyService] })
+@Module({ imports: [AssetCoreModule], controllers: [CopyController], providers: [CopyService], exports: [CopyService] })
 export class CopyModule {}

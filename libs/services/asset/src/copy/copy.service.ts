@@ -6,10 +6,10 @@ import { AssetPrisma } from '../asset.prisma';
 import type { Asset } from '../generated/prisma/client';
 import { newAssetId } from '../core/asset-ids';
 import { AssetPresenter, type AssetView } from '../core/asset-presenter';
-import { AssetRepository } from '../core/asset-repository';
+import { AssetRepository, type AssetRow } from '../core/asset-repository';
 import type { AssetKind, AssetStatus, AssetType } from '../core/asset-types';
 import { AssetWriter } from '../core/asset-writer';
-import { TenantScopes } from '../core/tenant-scope';
+import { TenantScopes, type ProjectScope } from '../core/tenant-scope';
 import { assetPrefix } from '../objects/object-keys';
 import { StoredObjects } from '../objects/stored-objects';
 
@@ -38,13 +38,21 @@ export class CopyService {
     const target = options.targetProjectId ? await this.scopes.resolve(principal, options.targetProjectId) : source;
     const row = await this.assets.findInProject(source.projectId, assetId);
     if (!row) throw ApiError.notFound(`asset ${assetId} not found`, assetId);
+    const created = await this.copyRow(row, target);
+    return this.presenter.view(created, { original: options.original, viewer: target.projectId });
+  }
 
+  /**
+   * The copy itself, for this route and for other services (AssetsApi.copy:
+   * a model copied or moved to another project takes its training images along).
+   * The target is trusted: callers have checked the credentials reach it.
+   */
+  async copyRow(row: AssetRow, target: Pick<ProjectScope, 'teamId' | 'projectId' | 'authorId'>): Promise<Asset> {
     const id = newAssetId();
     const rekey = (key: string) => `${assetPrefix(target.projectId, id)}${key.slice(key.lastIndexOf('/') + 1)}`;
     const originals = [row.storageKey, row.renditionKey, row.thumbnailKey];
     const copies = originals.map((k) => (k ? rekey(k) : undefined));
     const stored: string[] = [];
-    let created: Asset;
     try {
       for (const [i, key] of originals.entries()) {
         if (!key) continue;
@@ -54,7 +62,7 @@ export class CopyService {
         stored.push(copies[i]!);
         await this.objects.put(copies[i]!, Buffer.concat(chunks), object.contentType);
       }
-      created = await this.prisma.$transaction((tx) =>
+      return await this.prisma.$transaction((tx) =>
         this.writer.create(tx, {
           id,
           owner: target,
@@ -76,6 +84,5 @@ export class CopyService {
       await this.objects.discard(stored);
       throw error;
     }
-    return this.presenter.view(created, { original: options.original, viewer: target.projectId });
   }
 }

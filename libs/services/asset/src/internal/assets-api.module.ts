@@ -1,6 +1,8 @@
 import { Global, Module } from '@nestjs/common';
 import { ASSETS_API } from '@genasset/contracts';
 import { AssetCoreModule } from '../core/asset-core.module';
+import { CopyModule } from '../copy/copy.module';
+import { AssetEmbeddings } from '../embeddings/asset-embeddings';
 import { UploadModule } from '../upload/upload.module';
 import { AssetsApiService } from './assets-api.service';
 import { InternalAssetsController } from './internal-assets.controller';
@@ -13,9 +15,9 @@ import { InternalAssetsController } from './internal-assets.controller';
  */
 @Global()
 @Module({
-  imports: [AssetCoreModule, UploadModule],
+  imports: [AssetCoreModule, UploadModule, CopyModule],
   controllers: [InternalAssetsController],
-  providers: [AssetsApiService, { provide: ASSETS_API, useExisting: AssetsApiService }],
+  providers: [AssetsApiService, AssetEmbeddings, { provide: ASSETS_API, useExisting: AssetsApiService }],
   exports: [ASSETS_API],
 })
 export class AssetsApiModule {}

@@ -1,7 +1,10 @@
 import { Injectable } from '@nestjs/common';
-import type { AssetObject, AssetsApi, TenantRef } from '@genasset/contracts';
+import type { AssetCopy, AssetEmbedding, AssetObject, AssetsApi, TenantRef } from '@genasset/contracts';
+import { CopyService } from '../copy/copy.service';
 import { isAssetId } from '../core/asset-ids';
+import { AssetPresenter } from '../core/asset-presenter';
 import { AssetRepository } from '../core/asset-repository';
+import { AssetEmbeddings } from '../embeddings/asset-embeddings';
 import { UploadService } from '../upload/upload.service';
 
 /** asset-service's side of the internal AssetsApi (in-process; served over HTTP by InternalAssetsController). */
@@ -10,6 +13,9 @@ export class AssetsApiService implements AssetsApi {
   constructor(
     private readonly assets: AssetRepository,
     private readonly uploads: UploadService,
+    private readonly presenter: AssetPresenter,
+    private readonly embedder: AssetEmbeddings,
+    private readonly copies: CopyService,
   ) {}
 
   /** POST /v1/assets on behalf of another service (generation-service: training images sent as data URLs). */
@@ -37,6 +43,41 @@ export class AssetsApiService implements AssetsApi {
   async objects(tenant: TenantRef, assetIds: readonly string[]): Promise<AssetObject[]> {
     const rows = await this.assets.originals(tenant.projectId, unique(assetIds), tenant.teamId);
     return rows.map((r) => ({ assetId: r.id, key: r.storageKey, mimeType: r.mimeType, kind: r.kind, type: r.type, ...pixelSize(r.properties) }));
+  }
+
+  async views(tenant: TenantRef, assetIds: readonly string[]): Promise<Record<string, unknown>[]> {
+    const rows = await this.inProject(tenant, assetIds);
+    return (await this.presenter.views(rows, { viewer: tenant.projectId })) as unknown as Record<string, unknown>[];
+  }
+
+  async embeddings(tenant: TenantRef, assetIds: readonly string[]): Promise<AssetEmbedding[]> {
+    const found: AssetEmbedding[] = [];
+    for (const id of unique(assetIds)) {
+      const row = await this.assets.findInProject(tenant.projectId, id, { withEmbedding: true });
+      if (!row || row.teamId !== tenant.teamId) continue;
+      const filled = await this.embedder.ensure(row);
+      if (filled.embedding?.length) found.push({ assetId: id, embedding: filled.embedding });
+    }
+    return found;
+  }
+
+  /** One asset at a time: each copy reads and writes its objects, and a failure leaves the ones before it copied (the caller discards them). */
+  async copy(tenant: TenantRef, assetIds: readonly string[], targetProjectId: string): Promise<AssetCopy[]> {
+    const target = { teamId: tenant.teamId, projectId: targetProjectId, authorId: tenant.authorId ?? 'internal' };
+    const copied: AssetCopy[] = [];
+    for (const row of await this.inProject(tenant, assetIds))
+      copied.push({ assetId: row.id, copyId: (await this.copies.copyRow(row, target)).id });
+    return copied;
+  }
+
+  /** The rows of `assetIds` in the tenant's project, in the given order. */
+  private async inProject(tenant: TenantRef, assetIds: readonly string[]) {
+    const rows = [];
+    for (const id of unique(assetIds)) {
+      const row = await this.assets.findInProject(tenant.projectId, id);
+      if (row && row.teamId === tenant.teamId) rows.push(row);
+    }
+    return rows;
   }
 }
 

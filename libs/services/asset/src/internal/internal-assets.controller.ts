@@ -4,7 +4,7 @@ import { ApiExcludeController } from '@nestjs/swagger';
 import { InternalTokenGuard } from '@genasset/internal-api';
 import { CleanupSweeper } from '../objects/cleanup-sweeper';
 import { AssetsApiService } from './assets-api.service';
-import { ExistingAssetsBody, UploadImageBody } from './dto/existing.dto';
+import { CopyAssetsBody, ExistingAssetsBody, UploadImageBody } from './dto/existing.dto';
 import { LIMITS } from '../core/limits';
 
 /** The AssetsApi over HTTP for processes that do not run asset-service (HttpAssetsApi calls it). */
@@ -27,6 +27,24 @@ export class InternalAssetsController {
   @HttpCode(200)
   async objects(@Body() body: ExistingAssetsBody) {
     return { objects: await this.api.objects(body.tenant, body.assetIds) };
+  }
+
+  @Post('views')
+  @HttpCode(200)
+  async views(@Body() body: ExistingAssetsBody) {
+    return { assets: await this.api.views(body.tenant, body.assetIds) };
+  }
+
+  @Post('embeddings')
+  @HttpCode(200)
+  async embeddings(@Body() body: ExistingAssetsBody) {
+    return { embeddings: await this.api.embeddings(body.tenant, body.assetIds) };
+  }
+
+  @Post('copy')
+  @HttpCode(200)
+  async copy(@Body() body: CopyAssetsBody) {
+    return { copies: await this.api.copy(body.tenant, body.assetIds, body.targetProjectId) };
   }
 
   @Post('upload-image')

@@ -14,6 +14,7 @@ import { JobLauncher } from './job-launcher';
 import { GENERATE_LIMITS } from './limits';
 import { ProjectScopes } from './project-scope';
 import { ModelRuns } from '../models/model-runs';
+import { PresetsService } from '../models/presets/presets.service';
 
 const FIELD_NAME = /^[A-Za-z][A-Za-z0-9_]{0,63}$/;
 /** Job input fields this service sets for the executor. */
@@ -64,6 +65,7 @@ export class CustomGenerateService {
     private readonly pricing: GenerationPricing,
     private readonly launcher: JobLauncher,
     private readonly models: ModelRuns,
+    private readonly presets: PresetsService,
   ) {}
 
   async generate(
@@ -75,7 +77,8 @@ export class CustomGenerateService {
     if (!FOREIGN_ID.test(modelId))
       throw ApiError.validation([{ field: 'modelId', messages: ['modelId is not a valid id'] }]);
     const tenant = await this.scopes.resolve(principal, query.projectId);
-    const generic = checkCustomBody(raw);
+    // A named preset fills what the body leaves out (docs/models.md: Presets).
+    const generic = await this.presets.apply(tenant, modelId, checkCustomBody(raw));
     // The model decides the rest: its declared inputs (types, rules, ranges, files as asset ids).
     const run = await this.models.forCustom(tenant, modelId, generic);
     const body = generic;

@@ -89,8 +89,13 @@ export const MODEL_LIMITS = {
   /** Training images shown in a list item (upstream: "the first 3"). */
   listTrainingImages: 3,
   tags: 50,
+  /** POST /v1/models/get-bulk: model ids per request. */
+  bulk: 100,
   inputs: 64,
 } as const;
 
 export const MODEL_ID = /^model_[0-9A-Za-z]{1,64}$/;
 export const ASSET_ID = /^asset_[0-9A-Za-z]{1,64}$/;
+
+/** Model types trained on image pairs (source → target with an instruction): instruction-editing models. */
+export const PAIRED_MODEL_TYPES: readonly string[] = ['flux.1-kontext-lora', 'flux.1-kontext-dev'];

@@ -9,12 +9,56 @@ import { ModelsController } from './models.controller';
 import { ModelsService } from './models.service';
 import { TrainingFactsController } from './training-facts.controller';
 import { TrainingService } from './training.service';
+import { PresetRepository } from './presets/preset.repository';
+import { ModelCopyController } from './copy/model-copy.controller';
+import { ModelCopyRepository } from './copy/model-copy.repository';
+import { ModelCopyService } from './copy/model-copy.service';
+import { ModelListingController } from './listing/model-listing.controller';
+import { ModelListingRepository } from './listing/model-listing.repository';
+import { ModelListingService } from './listing/model-listing.service';
+import { ModelPageController } from './pages/model-page.controller';
+import { ModelPageRepository } from './pages/model-page.repository';
+import { ModelPageService } from './pages/model-page.service';
+import { ScoresController } from './scores/scores.controller';
+import { ScoresService } from './scores/scores.service';
+import { TrainingImageRepository } from './training-images/training-image.repository';
+import { TrainingImagesController } from './training-images/training-images.controller';
+import { TrainingImagesService } from './training-images/training-images.service';
+import { PresetsController } from './presets/presets.controller';
+import { PresetsService } from './presets/presets.service';
 
 /** The model registry (`/v1/models*`), training and export (docs/models.md). */
 @Module({
   imports: [GenerationDataModule, GenerationMessagingModule],
-  controllers: [ModelsController, TrainingFactsController, CollectionFactsController],
-  providers: [ProjectScopes, ModelAccess, ModelRuns, ModelsService, TrainingService],
-  exports: [ModelAccess, ModelRuns],
+  controllers: [
+    ModelListingController,
+    ModelsController,
+    PresetsController,
+    ModelPageController,
+    TrainingImagesController,
+    ScoresController,
+    ModelCopyController,
+    TrainingFactsController,
+    CollectionFactsController,
+  ],
+  providers: [
+    ProjectScopes,
+    ModelAccess,
+    ModelRuns,
+    ModelsService,
+    TrainingService,
+    PresetRepository,
+    PresetsService,
+    ModelListingRepository,
+    ModelListingService,
+    ModelPageRepository,
+    ModelPageService,
+    TrainingImageRepository,
+    TrainingImagesService,
+    ScoresService,
+    ModelCopyRepository,
+    ModelCopyService,
+  ],
+  exports: [ModelAccess, ModelRuns, PresetsService],
 })
 export class ModelsModule {}

@@ -10,7 +10,6 @@ import {
 } from '@genasset/contracts';
 import { ApiError } from '@genasset/http';
 import { InjectOutbox, Outbox } from '@genasset/messaging';
-import { cursorTime } from '@genasset/persistence';
 import { OBJECT_STORE, type ObjectStore } from '@genasset/storage';
 import { GENERATION_SCHEMA } from '../generation.schema';
 import { Prisma } from '../generated/prisma/client';
@@ -25,6 +24,7 @@ import type {
   UpdateModelBody,
 } from './dto/model.dto';
 import { ModelAccess } from './model-access';
+import { decodeToken, encodeToken } from './model-page-token';
 import { checkInputDefinitions } from './model-inputs';
 import { DEFAULT_CAPABILITIES, MODEL_LIMITS } from './model-types';
 import { toModelView, trainingImageView, type ModelRow, type TrainingImageView } from './model.view';
@@ -406,33 +406,6 @@ export class ModelsService {
     if (errors.length) throw ApiError.validation(errors);
     return inputs;
   }
-}
-
-function encodeToken(row: Pick<ModelRow, 'createdAt' | 'id'>): string {
-  return Buffer.from(JSON.stringify([row.createdAt.getTime(), row.id])).toString('base64url');
-}
-
-function decodeToken(token: string): { createdAt: Date; id: string } {
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(Buffer.from(token, 'base64url').toString('utf8'));
-  } catch {
-    parsed = undefined;
-  }
-  if (
-    !Array.isArray(parsed) ||
-    parsed.length !== 2 ||
-    typeof parsed[0] !== 'number' ||
-    !cursorTime(parsed[0]) ||
-    typeof parsed[1] !== 'string'
-  )
-    throw ApiError.validation([
-      {
-        field: 'paginationToken',
-        messages: ['paginationToken is not a token returned by this API (nextPaginationToken)'],
-      },
-    ]);
-  return { createdAt: cursorTime(parsed[0])!, id: parsed[1] };
 }
 
 /** A training image sent inline: a data URL of an image, checked here so the 400 names `data`. */

@@ -41,3 +41,9 @@ export class UploadImageBody {
   @IsString()
   name?: string;
 }
+
+/** POST /internal/v1/assets/copy */
+export class CopyAssetsBody extends ExistingAssetsBody {
+  @IsString()
+  targetProjectId!: string;
+}

@@ -26,6 +26,9 @@ function fakeAssets(table: AssetObject[]) {
   const api: AssetsApi = {
     existing: () => Promise.reject(new Error('existing: the resolver asks objects only')),
     uploadImage: () => Promise.reject(new Error('uploadImage: not expected')),
+    views: () => Promise.reject(new Error('views: not expected')),
+    embeddings: () => Promise.reject(new Error('embeddings: not expected')),
+    copy: () => Promise.reject(new Error('copy: not expected')),
     objects: (_tenant, ids) => {
       calls.push([...ids]);
       return Promise.resolve(table.filter((o) => ids.includes(o.assetId)));

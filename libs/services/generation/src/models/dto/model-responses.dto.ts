@@ -34,9 +34,15 @@ export class ModelView {
   parameters?: Record<string, unknown>;
   @ApiProperty({ type: [String] }) tags!: string[];
   @ApiProperty({ type: [String] }) collectionIds!: string[];
-  @ApiProperty({ type: [String] }) exampleAssetIds!: string[];
+  @ApiProperty({ type: [String], description: 'The example assets, in order (PUT /examples)' }) exampleAssetIds!: string[];
   @ApiProperty({ type: [ModelTrainingImageView] }) trainingImages!: ModelTrainingImageView[];
   @ApiProperty({ type: 'integer', minimum: 0 }) trainingImagesNumber!: number;
+  @ApiPropertyOptional({
+    type: 'array',
+    items: OPEN_OBJECT,
+    description: '{ sourceId, targetId, instruction }: paired training images (instruction-editing types)',
+  })
+  trainingImagePairs?: Record<string, unknown>[];
   @ApiPropertyOptional({ ...OPEN_OBJECT, description: 'Stage and progress of the training' })
   trainingProgress?: Record<string, unknown>;
   @ApiPropertyOptional({ ...OPEN_OBJECT, description: 'Statistics of the last training' })
