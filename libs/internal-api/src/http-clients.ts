@@ -6,6 +6,8 @@ import type {
   JobsApi,
   JobView,
   ModelsApi,
+  TagCount,
+  TagPage,
   TenantRef,
 } from '@genasset/contracts';
 import type { InternalHttpClient } from './internal-http.client';
@@ -85,5 +87,12 @@ export class HttpModelsApi implements ModelsApi {
       tenant,
       modelIds,
     }))!.modelIds;
+  }
+
+  async tagCounts(tenant: TenantRef, page: TagPage): Promise<TagCount[]> {
+    return (await this.http.request<{ tags: TagCount[] }>('POST', 'internal/v1/models/tag-counts', {
+      tenant,
+      ...page,
+    }))!.tags;
   }
 }

@@ -171,6 +171,8 @@ export const CONTRACT_ENTRIES: ContractEntry[] = [
   })),
   entry('POST /v1/models/{modelId}/download', (f) => ({ path: `/v1/models/${f.trainedModel}/download`, body: {} })),
   entry('DELETE /v1/models/{modelId}', async (f) => ({ path: `/v1/models/${await f.newModel()}` })),
+  // Account and discovery (tags, usages, prices, recommendations)
+  entry('GET /v1/tags', () => ({ path: '/v1/tags?pageSize=100' })),
   // Last: the outputs of every engine, once each generation above has made its assets.
   entry(
     'GET /v1/assets',
