@@ -173,6 +173,7 @@ export const CONTRACT_ENTRIES: ContractEntry[] = [
   entry('DELETE /v1/models/{modelId}', async (f) => ({ path: `/v1/models/${await f.newModel()}` })),
   // Account and discovery (tags, usages, prices, recommendations)
   entry('GET /v1/tags', () => ({ path: '/v1/tags?pageSize=100' })),
+  entry('GET /v1/usages', () => ({ path: '/v1/usages?timeRange=7d' })),
   // Last: the outputs of every engine, once each generation above has made its assets.
   entry(
     'GET /v1/assets',
