@@ -50,6 +50,13 @@ export class HttpJobsApi implements JobsApi {
       throw error;
     }
   }
+
+  async modelJobCounts(tenant: TenantRef, modelIds: readonly string[]): Promise<Record<string, number>> {
+    return (await this.http.request<{ counts: Record<string, number> }>('POST', 'internal/v1/jobs/model-counts', {
+      tenant,
+      modelIds,
+    }))!.counts;
+  }
 }
 
 /** AssetsApi of an asset-service in another process. */

@@ -5,9 +5,12 @@ import { MODELS_API } from '@genasset/contracts';
 // eslint-disable-next-line @nx/enforce-module-boundaries
 import { GENERATION_SCHEMA, GENERATION_SERVICE, GenerationServiceModule } from '@genasset/service-generation';
 import { ASSETS_API } from '@genasset/contracts';
+import { HttpModelsApi, InternalHttpClient } from '@genasset/internal-api';
 import { startServiceHarness, type ServiceHarness, type Tenant } from '@genasset/testing';
 import { ASSET_SCHEMA, ASSET_SERVICE, AssetServiceModule } from '../src';
 import { uploadImage } from './support/asset-fixtures';
+
+const INTERNAL_API_TOKEN = 'int_tag-list-test-token-0123456789';
 
 describe('GET /v1/tags', () => {
   let harness: ServiceHarness;
@@ -20,6 +23,7 @@ describe('GET /v1/tags', () => {
         { name: ASSET_SERVICE, schema: ASSET_SCHEMA, module: AssetServiceModule, provides: [ASSETS_API] },
         { name: GENERATION_SERVICE, schema: GENERATION_SCHEMA, module: GenerationServiceModule, provides: [MODELS_API] },
       ],
+      env: { INTERNAL_API_TOKEN },
     });
     [t, other] = await Promise.all([harness.tenant(), harness.tenant()]);
   });
@@ -95,6 +99,16 @@ describe('GET /v1/tags', () => {
     const res = await list(`/v1/tags?${query}`);
     expect(res.status).toBe(400);
     expect(JSON.stringify(res.body)).toContain(field);
+  });
+
+  it('ModelsApi.tagCounts answers the same over HTTP (a process without generation-service)', async () => {
+    const tenant = await harness.tenant();
+    await model(tenant, ['x', 'y']);
+    await model(tenant, ['y']);
+    const remote = new HttpModelsApi(new InternalHttpClient('generation-service', harness.url, INTERNAL_API_TOKEN));
+    const counts = await remote.tagCounts({ teamId: tenant.teamId, projectId: tenant.projectId }, { limit: 10 });
+    expect(counts.map((c) => [c.tagName, c.itemCount])).toEqual([['x', 1], ['y', 2]]);
+    expect((await remote.tagCounts({ teamId: tenant.teamId, projectId: tenant.projectId }, { after: 'x', limit: 10 })).map((c) => c.tagName)).toEqual(['y']);
   });
 
   it('no credentials → 401; a team-level key without projectId → 400', async () => {

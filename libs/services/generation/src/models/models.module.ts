@@ -15,6 +15,6 @@ import { TrainingService } from './training.service';
   imports: [GenerationDataModule, GenerationMessagingModule],
   controllers: [ModelsController, TrainingFactsController, CollectionFactsController],
   providers: [ProjectScopes, ModelAccess, ModelRuns, ModelsService, TrainingService],
-  exports: [ModelAccess, ModelRuns],
+  exports: [ModelAccess, ModelRuns, ModelsService, ProjectScopes],
 })
 export class ModelsModule {}
