@@ -4,6 +4,7 @@ import { Authenticated, CurrentPrincipal, type Principal } from '@genasset/auth'
 import { ApiErrorResponses } from '@genasset/http';
 import { ProjectScopes } from '../generate/project-scope';
 import { RecommendationsQuery } from './recommendations.query';
+import { RecommendationsResponse } from './recommendations.response';
 import { RecommendationsService } from './recommendations.service';
 
 @ApiTags('Models')
@@ -21,7 +22,7 @@ export class RecommendationsController {
     operationId: 'GetRecommendationsModels',
     summary: 'Models matching the filters, most used by the project’s jobs first (docs/models.md, "Recommendations")',
   })
-  @ApiOkResponse({ description: '{ models, nextToken? } (upstream GetRecommendationsModelsResponse)' })
+  @ApiOkResponse({ type: RecommendationsResponse })
   async list(@CurrentPrincipal() p: Principal, @Query() query: RecommendationsQuery) {
     return this.recommendations.recommend(await this.scopes.resolve(p, query.projectId), query);
   }

@@ -242,6 +242,12 @@ export class JobRepository {
     });
   }
 
+  /** The jobs of `ids` that belong to the team, with their history (usage activity shows them whole). */
+  findManyInTeam(teamId: string, ids: string[]): Promise<JobRecord[]> {
+    if (ids.length === 0) return Promise.resolve([]);
+    return this.prisma.job.findMany({ where: { teamId, id: { in: ids } }, include: WITH_HISTORY });
+  }
+
   /** Jobs of one project per model among `modelIds` (the project filter is the (project_id, created_at, id) index). */
   async modelJobCounts(teamId: string, projectId: string, modelIds: string[]): Promise<Record<string, number>> {
     if (modelIds.length === 0) return {};

@@ -2,6 +2,7 @@ import { Controller, Get, Inject } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { GENERATION_CONFIG, type GenerationConfig } from '../../generation.config';
 import { GenerationPricing } from './generation-pricing';
+import { PricesResponse } from './prices.response';
 
 /**
  * `GET /v1/oscu/prices` — public, as upstream (no security): the packs of
@@ -22,7 +23,7 @@ export class PricesController {
     operationId: 'GetPublicOscuPrices',
     summary: 'Creative-unit packs for sale and the creative-unit cost rates of every generation mode (public)',
   })
-  @ApiOkResponse({ description: 'Upstream GetPublicOscuPricesResponse, plus creativeUnitsCosts' })
+  @ApiOkResponse({ type: PricesResponse })
   get() {
     return { prices: this.config.CREATIVE_UNITS_PRICES, creativeUnitsCosts: this.pricing.rates() };
   }

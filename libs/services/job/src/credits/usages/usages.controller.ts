@@ -3,6 +3,7 @@ import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { Authenticated, CurrentPrincipal, type Principal } from '@genasset/auth';
 import { ApiErrorResponses } from '@genasset/http';
 import { UsagesQuery } from './usages.query';
+import { UsagesResponse } from './usages.response';
 import { UsagesService } from './usages.service';
 
 @ApiTags('credits')
@@ -18,7 +19,7 @@ export class UsagesController {
     summary:
       'Creative units and produced assets over a period (at most 120 days), per point, per author, and the charges (project key: its project; team-level key: its team)',
   })
-  @ApiOkResponse({ description: 'Upstream GetUsagesResponse: usages, consumption, activity' })
+  @ApiOkResponse({ type: UsagesResponse })
   get(@CurrentPrincipal() principal: Principal, @Query() query: UsagesQuery) {
     return this.usages.get(principal, query);
   }

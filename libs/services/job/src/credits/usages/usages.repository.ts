@@ -14,11 +14,8 @@ export interface UsageFilter {
 export interface ActivityRow {
   jobId: string;
   jobType: string;
-  status: string;
   projectId: string;
   authorId: string | null;
-  assetIds: string[];
-  jobCreatedAt: Date;
   at: Date;
   cost: number;
 }
@@ -73,8 +70,8 @@ export class UsagesRepository {
   /** The charges of the period, newest first, each with what its refund gave back. */
   activity(filter: UsageFilter, window: UsageWindow, offset: number, limit: number) {
     return this.prisma.$queryRaw<ActivityRow[]>`
-      SELECT j.id AS "jobId", j.job_type AS "jobType", j.status, j.project_id AS "projectId", j.author_id AS "authorId",
-             j.asset_ids AS "assetIds", j.created_at AS "jobCreatedAt", c.created_at AS at,
+      SELECT j.id AS "jobId", j.job_type AS "jobType", j.project_id AS "projectId", j.author_id AS "authorId",
+             c.created_at AS at,
              (c.units - coalesce(r.units, 0))::int AS cost
         FROM jobs.credit_movements c
         JOIN jobs.jobs j ON j.id = c.job_id

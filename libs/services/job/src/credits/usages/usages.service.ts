@@ -1,7 +1,9 @@
 import { Injectable } from '@nestjs/common';
 import { AccessPolicy, requireApiKey, type Principal } from '@genasset/auth';
-import type { JobType } from '@genasset/contracts';
+import type { JobType, JobView } from '@genasset/contracts';
 import { ApiError } from '@genasset/http';
+import { JobRepository } from '../../jobs/job.repository';
+import { toJobView } from '../../jobs/job.view';
 import { JOB_TYPE_USAGE, type UsageName } from './usage-names';
 import { usageWindow, type UsageWindow } from './usage-window';
 import type { UsagesQuery } from './usages.query';
@@ -28,6 +30,7 @@ const userData = (authorId: string | null) => ({ isApiKey: true, ...(authorId ? 
 export class UsagesService {
   constructor(
     private readonly usages: UsagesRepository,
+    private readonly jobs: JobRepository,
     private readonly access: AccessPolicy,
   ) {}
 
@@ -39,15 +42,27 @@ export class UsagesService {
     const [usages, consumption, activity] = await Promise.all([
       sections.has('usages') ? this.series(filter, window) : undefined,
       sections.has('consumption') ? this.usages.consumption(filter, window) : undefined,
-      sections.has('activity') ? this.usages.activity(filter, window, offset, ACTIVITY_PAGE) : undefined,
+      sections.has('activity') ? this.activity(filter, window, offset) : undefined,
     ]);
     return {
       ...(usages ? { usages } : {}),
       ...(consumption
         ? { consumption: consumption.map((c) => ({ userId: c.authorId ?? '', userData: userData(c.authorId), value: c.value })) }
         : {}),
-      ...(activity ? { activity: activity.map(toActivity) } : {}),
+      ...(activity ? { activity } : {}),
     };
+  }
+
+  /** The page of charges, each with its job as `GET /v1/jobs/{jobId}` shows it (upstream requires the whole job). */
+  private async activity(filter: UsageFilter, window: UsageWindow, offset: number) {
+    const rows = await this.usages.activity(filter, window, offset, ACTIVITY_PAGE);
+    const jobs = new Map(
+      (await this.jobs.findManyInTeam(filter.teamId, rows.map((r) => r.jobId))).map((j) => [j.id, toJobView(j)]),
+    );
+    return rows.flatMap((row) => {
+      const job = jobs.get(row.jobId);
+      return job ? [toActivity(row, job)] : [];
+    });
   }
 
   private async filterOf(principal: Principal, query: UsagesQuery): Promise<UsageFilter> {
@@ -97,7 +112,7 @@ function sectionsOf(type: string | undefined): Set<Section> {
   return new Set(known.length && known.length === asked.length ? known : SECTIONS);
 }
 
-function toActivity(row: ActivityRow) {
+function toActivity(row: ActivityRow, job: JobView) {
   return {
     action: JOB_TYPE_USAGE[row.jobType as JobType]?.action ?? 'creative-unit-cost',
     time: row.at.toISOString(),
@@ -107,13 +122,7 @@ function toActivity(row: ActivityRow) {
     creativeUnitsCost: row.cost,
     data: {
       isApiKey: true,
-      job: {
-        jobId: row.jobId,
-        jobType: row.jobType,
-        status: row.status,
-        createdAt: row.jobCreatedAt.toISOString(),
-        metadata: { assetIds: row.assetIds },
-      },
+      job,
     },
   };
 }
