@@ -41,19 +41,37 @@ export class TagListService {
     };
   }
 
-  /** The project filter uses the (project_id, created_at, id) index; unnest and grouping see that project's rows only. */
   private async assetTagCounts(scope: ProjectScope, after: string | undefined, limit: number): Promise<TagCount[]> {
-    const rows = await this.prisma.$queryRaw<{ tagName: string; itemCount: number; createdAt: Date; updatedAt: Date }[]>`
-      SELECT t.tag AS "tagName", count(*)::int AS "itemCount",
-             min(a.created_at) AS "createdAt", max(a.updated_at) AS "updatedAt"
-        FROM assets.assets a CROSS JOIN LATERAL unnest(a.tags) AS t(tag)
-       WHERE a.project_id = ${scope.projectId} AND a.team_id = ${scope.teamId}
-         AND (${after ?? null}::text IS NULL OR t.tag COLLATE "C" > ${after ?? null}::text COLLATE "C")
-       GROUP BY t.tag
-       ORDER BY t.tag COLLATE "C"
-       LIMIT ${limit}`;
+    const query = assetTagCountsQuery(scope, after, limit);
+    const rows = await this.prisma.$queryRawUnsafe<{ tagName: string; itemCount: number; createdAt: Date; updatedAt: Date }[]>(
+      query.text,
+      ...query.values,
+    );
     return rows.map((r) => ({ ...r, createdAt: r.createdAt.toISOString(), updatedAt: r.updatedAt.toISOString() }));
   }
+}
+
+/**
+ * The asset side of a tag page, as SQL text and values (test/list-indexes.int-spec.ts
+ * checks its plan): the project filter enters through a (project_id, …) index,
+ * so unnest and grouping see that project's rows only.
+ */
+export function assetTagCountsQuery(
+  scope: Pick<ProjectScope, 'teamId' | 'projectId'>,
+  after: string | undefined,
+  limit: number,
+): { text: string; values: unknown[] } {
+  return {
+    text: `SELECT t.tag AS "tagName", count(*)::int AS "itemCount",
+                  min(a.created_at) AS "createdAt", max(a.updated_at) AS "updatedAt"
+             FROM assets.assets a CROSS JOIN LATERAL unnest(a.tags) AS t(tag)
+            WHERE a.project_id = $1 AND a.team_id = $2
+              AND ($3::text IS NULL OR t.tag COLLATE "C" > $3::text COLLATE "C")
+            GROUP BY t.tag
+            ORDER BY t.tag COLLATE "C"
+            LIMIT $4`,
+    values: [scope.projectId, scope.teamId, after ?? null, limit],
+  };
 }
 
 /** Byte order of the UTF-8 names: the order of PostgreSQL's "C" collation both sides sort by. */
