@@ -8,6 +8,8 @@ import type {
   JobsApi,
   JobView,
   ModelsApi,
+  TagCount,
+  TagPage,
   TenantRef,
 } from '@genasset/contracts';
 import type { InternalHttpClient } from './internal-http.client';
@@ -49,6 +51,13 @@ export class HttpJobsApi implements JobsApi {
       if (error instanceof InternalApiError && error.status === 404) return undefined;
       throw error;
     }
+  }
+
+  async modelJobCounts(tenant: TenantRef, modelIds: readonly string[]): Promise<Record<string, number>> {
+    return (await this.http.request<{ counts: Record<string, number> }>('POST', 'internal/v1/jobs/model-counts', {
+      tenant,
+      modelIds,
+    }))!.counts;
   }
 }
 
@@ -109,5 +118,12 @@ export class HttpModelsApi implements ModelsApi {
       tenant,
       modelIds,
     }))!.modelIds;
+  }
+
+  async tagCounts(tenant: TenantRef, page: TagPage): Promise<TagCount[]> {
+    return (await this.http.request<{ tags: TagCount[] }>('POST', 'internal/v1/models/tag-counts', {
+      tenant,
+      ...page,
+    }))!.tags;
   }
 }

@@ -227,6 +227,11 @@ export const CONTRACT_ENTRIES: ContractEntry[] = [
     const { trainingImages } = await f.api('GET', `/v1/models/${modelId}/training-images`);
     return { path: `/v1/models/${modelId}/images?ids=${trainingImages[0].id}` };
   }),
+  // Account and discovery (tags, usages, prices, recommendations)
+  entry('GET /v1/tags', () => ({ path: '/v1/tags?pageSize=100' })),
+  entry('GET /v1/usages', () => ({ path: '/v1/usages?timeRange=7d' })),
+  entry('GET /v1/oscu/prices', () => ({ path: '/v1/oscu/prices', auth: null })),
+  entry('GET /v1/recommendations/models', () => ({ path: '/v1/recommendations/models?limit=30' })),
   // Last: the outputs of every engine, once each generation above has made its assets.
   entry(
     'GET /v1/assets',

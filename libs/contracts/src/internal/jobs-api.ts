@@ -42,4 +42,9 @@ export interface JobsApi {
    * an InternalApiError 409 when it is already final.
    */
   cancelJob(tenant: TenantRef, jobId: string): Promise<JobView | undefined>;
+  /**
+   * How many jobs of the tenant's project ran each of `modelIds` (any status):
+   * the use generation-service ranks recommended models by. Unused ids are absent.
+   */
+  modelJobCounts(tenant: TenantRef, modelIds: readonly string[]): Promise<Record<string, number>>;
 }

@@ -2,6 +2,7 @@ import { migrate, PostgresConnection } from '@genasset/persistence';
 import { createTestDatabase, type TestDatabase } from '@genasset/testing';
 import { ASSET_SCHEMA } from '../src';
 import { buildListQuery, type ListCriteria } from '../src/assets/asset-list.repository';
+import { assetTagCountsQuery } from '../src/tags/tag-list.service';
 
 /**
  * The list query plans, on 200,000 assets in 200 projects: every filter
@@ -101,5 +102,16 @@ describe('list query plans at scale', () => {
     expect(text).toMatch(new RegExp(`${index}|assets_project_id_created_at_id_idx|assets_public_created_idx`));
     expect(text).not.toMatch(/Seq Scan/);
     expect(cost(text)).toBeLessThan(2000);
+  });
+
+  it('GET /v1/tags: the asset tag counts of a project enter through a project index, never a sequential scan', async () => {
+    for (const after of [undefined, 'tag5']) {
+      const query = assetTagCountsQuery({ projectId: 'proj_40', teamId: 'team_40' }, after, 51);
+      const rows = await db.query<{ 'QUERY PLAN': string }>(`EXPLAIN ${query.text}`, query.values);
+      const text = rows.map((r) => r['QUERY PLAN']).join('\n');
+      expect(text).toMatch(/assets_project_id_\w+_idx/);
+      expect(text).not.toMatch(/Seq Scan on assets/);
+      expect(cost(text)).toBeLessThan(5000);
+    }
   });
 });

@@ -4,6 +4,7 @@ import { GenerationMessagingModule } from './generation-messaging.module';
 import { GenerateModule } from './generate/generate.module';
 import { ModelsApiModule } from './models-api/models-api.module';
 import { ModelsModule } from './models/models.module';
+import { RecommendationsModule } from './recommendations/recommendations.module';
 
 /**
  * Generation requests (`generate/`: every POST /v1/generate/* route), models,
@@ -16,6 +17,7 @@ import { ModelsModule } from './models/models.module';
     ModelsApiModule,
     ModelsModule,
     GenerateModule,
+    RecommendationsModule,
   ],
 })
 export class GenerationServiceModule {}

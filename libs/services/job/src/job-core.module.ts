@@ -9,6 +9,8 @@ import { CREDITS_CONFIG, loadCreditsConfig } from './credits/credits.config';
 import { AdminTokenGate } from './credits/plans/admin-token.gate';
 import { PutCreditPlan } from './credits/plans/put-credit-plan';
 import { CreditUsage } from './credits/usage/credit-usage';
+import { UsagesRepository } from './credits/usages/usages.repository';
+import { UsagesService } from './credits/usages/usages.service';
 import { JobsApiService } from './internal/jobs-api.service';
 import { CreateJob } from './jobs/create-job';
 import { JobTransitions } from './jobs/job-transitions';
@@ -48,6 +50,8 @@ import { JOB_SCHEMA, JOB_SERVICE } from './job.schema';
     PutCreditPlan,
     CreditAlertSettings,
     CreditUsage,
+    UsagesRepository,
+    UsagesService,
     AdminTokenGate,
   ],
   exports: [
@@ -57,6 +61,7 @@ import { JOB_SCHEMA, JOB_SERVICE } from './job.schema';
     PutCreditPlan,
     CreditAlertSettings,
     CreditUsage,
+    UsagesService,
     AdminTokenGate,
   ],
 })

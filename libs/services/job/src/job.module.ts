@@ -2,6 +2,7 @@ import { Module } from '@nestjs/common';
 import { CreditAlertsController } from './credits/alerts/credit-alerts.controller';
 import { CreditPlanAdminController } from './credits/plans/credit-plan.admin.controller';
 import { CreditUsageController } from './credits/usage/credit-usage.controller';
+import { UsagesController } from './credits/usages/usages.controller';
 import { JobsApiModule } from './internal/jobs-api.module';
 import { InternalJobsController } from './internal/internal-jobs.controller';
 import { JobCoreModule } from './job-core.module';
@@ -23,6 +24,7 @@ import { JobReportsController } from './reports/job-reports.controller';
     InternalJobsController,
     JobReportsController,
     CreditUsageController,
+    UsagesController,
     CreditAlertsController,
     CreditPlanAdminController,
   ],

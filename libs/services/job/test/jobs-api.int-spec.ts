@@ -129,6 +129,24 @@ describe('job-service internal JobsApi', () => {
     await lifecycle.waitFor(job.jobId, 'job.created');
   });
 
+  it('counts a project’s jobs per model over HTTP, as in-process; another project’s jobs never count', async () => {
+    const fresh = await harness.tenant();
+    const ref = { teamId: fresh.teamId, projectId: fresh.projectId, authorId: 'key_creator' };
+    const other = await harness.tenant();
+    for (const [owner, modelId] of [
+      [ref, 'model_a'],
+      [ref, 'model_a'],
+      [ref, 'model_b'],
+      [{ teamId: other.teamId, projectId: other.projectId }, 'model_a'],
+    ] as const) {
+      await remote.createJob(command({ tenant: owner, modelId, jobType: 'custom' }));
+    }
+    const expected = { model_a: 2, model_b: 1 };
+    expect(await remote.modelJobCounts(ref, ['model_a', 'model_b', 'model_c'])).toEqual(expected);
+    expect(await injected.api!.modelJobCounts(ref, ['model_a', 'model_b', 'model_c'])).toEqual(expected);
+    expect(await remote.modelJobCounts(ref, [])).toEqual({});
+  });
+
   it('returns the first job for a repeated idempotency key, also under concurrency, and charges once', async () => {
     const first = await remote.createJob(command({ idempotencyKey: 'gen-1' }));
     const again = await injected.api!.createJob(command({ idempotencyKey: 'gen-1' }));

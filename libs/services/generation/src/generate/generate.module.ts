@@ -3,6 +3,7 @@ import { PROCESS_ENV } from '@genasset/config';
 import { GENERATION_CONFIG, loadGenerationConfig } from '../generation.config';
 import { ModelsModule } from '../models/models.module';
 import { GenerationPricing } from './cost/generation-pricing';
+import { PricesController } from './cost/prices.controller';
 import { CustomGenerateController } from './custom-generate.controller';
 import { CustomGenerateService } from './custom-generate.service';
 import { createGenerateController } from './generate.controller';
@@ -21,7 +22,7 @@ import { ResultWait } from './responses/result-wait';
  */
 @Module({
   imports: [ModelsModule],
-  controllers: [CustomGenerateController, createGenerateController(MODE_REGISTRY)],
+  controllers: [CustomGenerateController, createGenerateController(MODE_REGISTRY), PricesController],
   providers: [
     {
       provide: GENERATION_CONFIG,

@@ -1,8 +1,8 @@
 import { Body, Controller, HttpCode, Inject, Post, UseGuards } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
-import { ArrayMaxSize, IsArray, IsOptional, IsString, ValidateNested, IsObject } from 'class-validator';
-import { MODELS_API, type ModelsApi } from '@genasset/contracts';
+import { ArrayMaxSize, IsArray, IsInt, IsOptional, IsString, Max, Min, ValidateNested, IsObject } from 'class-validator';
+import { MODELS_API, type ModelsApi, type TagCount } from '@genasset/contracts';
 import { InternalTokenGuard } from '@genasset/internal-api';
 
 class TenantRefDto {
@@ -17,6 +17,12 @@ class ExistingModelsRequest {
   @IsArray() @ArrayMaxSize(1000) @IsString({ each: true }) modelIds!: string[];
 }
 
+class TagCountsRequest {
+  @IsObject() @ValidateNested() @Type(() => TenantRefDto) tenant!: TenantRefDto;
+  @IsOptional() @IsString() after?: string;
+  @IsInt() @Min(1) @Max(1000) limit!: number;
+}
+
 /** ModelsApi over HTTP for services in other processes (HttpModelsApi in libs/internal-api). */
 @ApiExcludeController()
 @UseGuards(InternalTokenGuard)
@@ -28,5 +34,11 @@ export class InternalModelsController {
   @HttpCode(200)
   async existing(@Body() body: ExistingModelsRequest): Promise<{ modelIds: string[] }> {
     return { modelIds: await this.models.existing(body.tenant, body.modelIds) };
+  }
+
+  @Post('tag-counts')
+  @HttpCode(200)
+  async tagCounts(@Body() body: TagCountsRequest): Promise<{ tags: TagCount[] }> {
+    return { tags: await this.models.tagCounts(body.tenant, { after: body.after, limit: body.limit }) };
   }
 }

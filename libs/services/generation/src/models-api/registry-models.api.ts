@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import type { ModelsApi, TenantRef } from '@genasset/contracts';
+import type { ModelsApi, TagCount, TagPage, TenantRef } from '@genasset/contracts';
 import { GenerationPrisma } from '../generation.prisma';
 
 const MODEL_ID = /^model_[0-9A-Za-z]{1,64}$/;
@@ -23,5 +23,24 @@ export class RegistryModelsApi implements ModelsApi {
     });
     const found = new Set(rows.map((r) => r.id));
     return ids.filter((id) => found.has(id));
+  }
+
+  /**
+   * The tags of the project's models, each with the number of models carrying
+   * it, in byte order after `page.after`. The project filter uses the
+   * (project_id, created_at, id) index; the unnest and grouping run over that
+   * project's models only.
+   */
+  async tagCounts(tenant: TenantRef, page: TagPage): Promise<TagCount[]> {
+    const rows = await this.prisma.$queryRaw<{ tagName: string; itemCount: number; createdAt: Date; updatedAt: Date }[]>`
+      SELECT t.tag AS "tagName", count(*)::int AS "itemCount",
+             min(m.created_at) AS "createdAt", max(m.updated_at) AS "updatedAt"
+        FROM generation.models m CROSS JOIN LATERAL unnest(m.tags) AS t(tag)
+       WHERE m.project_id = ${tenant.projectId} AND m.team_id = ${tenant.teamId}
+         AND (${page.after ?? null}::text IS NULL OR t.tag COLLATE "C" > ${page.after ?? null}::text COLLATE "C")
+       GROUP BY t.tag
+       ORDER BY t.tag COLLATE "C"
+       LIMIT ${page.limit}`;
+    return rows.map((r) => ({ ...r, createdAt: r.createdAt.toISOString(), updatedAt: r.updatedAt.toISOString() }));
   }
 }

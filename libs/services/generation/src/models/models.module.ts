@@ -59,6 +59,6 @@ import { PresetsService } from './presets/presets.service';
     ModelCopyRepository,
     ModelCopyService,
   ],
-  exports: [ModelAccess, ModelRuns, PresetsService],
+  exports: [ModelAccess, ModelRuns, ModelsService, ProjectScopes, PresetsService],
 })
 export class ModelsModule {}

@@ -3,7 +3,7 @@ import { ApiExcludeController } from '@nestjs/swagger';
 import { InternalApiError, type JobView } from '@genasset/contracts';
 import { ApiError } from '@genasset/http';
 import { InternalTokenGuard } from '@genasset/internal-api';
-import { CreateJobDto, TenantQueryDto } from './dto/create-job.dto';
+import { CreateJobDto, ModelJobCountsDto, TenantQueryDto } from './dto/create-job.dto';
 import { JobsApiService } from './jobs-api.service';
 
 /**
@@ -22,6 +22,12 @@ export class InternalJobsController {
   @HttpCode(200)
   async create(@Body() command: CreateJobDto): Promise<{ job: JobView }> {
     return { job: await asHttp(() => this.api.createJob(command)) };
+  }
+
+  @Post('model-counts')
+  @HttpCode(200)
+  async modelCounts(@Body() body: ModelJobCountsDto): Promise<{ counts: Record<string, number> }> {
+    return { counts: await this.api.modelJobCounts(body.tenant, body.modelIds) };
   }
 
   @Get(':jobId')

@@ -52,4 +52,8 @@ export class JobsApiService implements JobsApi {
       );
     return toJobView(outcome.job);
   }
+
+  async modelJobCounts(tenant: TenantRef, modelIds: readonly string[]): Promise<Record<string, number>> {
+    return this.jobs.modelJobCounts(tenant.teamId, tenant.projectId, [...new Set(modelIds)]);
+  }
 }

@@ -241,6 +241,23 @@ export class JobRepository {
       include: WITH_HISTORY,
     });
   }
+
+  /** The jobs of `ids` that belong to the team, with their history (usage activity shows them whole). */
+  findManyInTeam(teamId: string, ids: string[]): Promise<JobRecord[]> {
+    if (ids.length === 0) return Promise.resolve([]);
+    return this.prisma.job.findMany({ where: { teamId, id: { in: ids } }, include: WITH_HISTORY });
+  }
+
+  /** Jobs of one project per model among `modelIds` (the project filter is the (project_id, created_at, id) index). */
+  async modelJobCounts(teamId: string, projectId: string, modelIds: string[]): Promise<Record<string, number>> {
+    if (modelIds.length === 0) return {};
+    const rows = await this.prisma.job.groupBy({
+      by: ['modelId'],
+      where: { teamId, projectId, modelId: { in: modelIds } },
+      _count: { _all: true },
+    });
+    return Object.fromEntries(rows.filter((r) => r.modelId).map((r) => [r.modelId as string, r._count._all]));
+  }
 }
 
 function scopeWhere(scope: JobScope): Prisma.JobWhereInput {

@@ -1,6 +1,10 @@
 import { Inject, Injectable } from '@nestjs/common';
 import {
+  CREATIVE_UNITS_GROUPS,
   creativeUnitsCost,
+  creativeUnitsRate,
+  GENERATION_MODE_GROUPS,
+  type CreativeUnitsRate,
   creativeUnitsCostTableFromEnv,
   type CreativeUnitsCostTable,
   type CreativeUnitsPrice,
@@ -124,5 +128,12 @@ export class GenerationPricing {
 
   price(mode: PricedMode, body: Record<string, unknown>, sizes: readonly InputSize[]): CreativeUnitsPrice {
     return creativeUnitsCost(pricingRequest(mode, body, sizes), this.table);
+  }
+
+  /** The rate of every mode under this process's table, by group then mode (`GET /v1/oscu/prices`). */
+  rates(): ({ mode: PricedMode; group: string } & CreativeUnitsRate)[] {
+    return CREATIVE_UNITS_GROUPS.flatMap((group) =>
+      GENERATION_MODE_GROUPS[group].map((mode: PricedMode) => ({ mode, group, ...creativeUnitsRate(mode, this.table) })),
+    );
   }
 }

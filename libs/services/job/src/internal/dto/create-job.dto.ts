@@ -1,5 +1,7 @@
 import { Type } from 'class-transformer';
 import {
+  ArrayMaxSize,
+  IsArray,
   IsIn,
   IsInt,
   IsObject,
@@ -70,4 +72,17 @@ export class TenantQueryDto {
   @IsString()
   @MinLength(1)
   projectId!: string;
+}
+
+/** `POST /internal/v1/jobs/model-counts`: `{ tenant, modelIds }` → `{ counts }`. */
+export class ModelJobCountsDto {
+  @IsObject()
+  @ValidateNested()
+  @Type(() => TenantDto)
+  tenant!: TenantDto;
+
+  @IsArray()
+  @ArrayMaxSize(1000)
+  @IsString({ each: true })
+  modelIds!: string[];
 }
