@@ -17,6 +17,7 @@ import { scopeRequestLogContext } from '../logging/request-log-context';
 import { setupOpenApi } from '../openapi/openapi.setup';
 import { REQUEST_ID_HEADER, requestIdFor } from '../request-id/request-id';
 import { createValidationPipe } from '../validation/validation.pipe';
+import { registerBodyParsers } from './body-parsers';
 import { DEFAULT_BODY_LIMIT_BYTES, type HttpAppOptions } from './http-app.options';
 import { HttpRootModule } from './http-root.module';
 
@@ -50,11 +51,16 @@ export async function createHttpApp(
     logLevel: options.logLevel,
     destination: options.logDestination,
   });
-  const app = await NestFactory.create<NestFastifyApplication>(module, adapter, { bufferLogs: true });
+  // Nest's own parsers (JSON, and form bodies parsed into objects) stay off: registerBodyParsers.
+  const app = await NestFactory.create<NestFastifyApplication>(module, adapter, {
+    bufferLogs: true,
+    bodyParser: false,
+  });
   app.useLogger(app.get(Logger));
   app.flushLogs();
 
   const fastify = app.getHttpAdapter().getInstance();
+  registerBodyParsers(fastify as never);
   // A route may set its own body limit with `@RouteConfig({ bodyLimit: bytes })`
   // (uploads); every other route keeps the app's. Routes are registered by
   // `app.init()`, after this hook is in place.

@@ -2,12 +2,14 @@ import { Writable } from 'node:stream';
 import {
   Body,
   Controller,
+  Delete,
   Get,
   Injectable,
   Logger,
   Module,
   type OnModuleInit,
   Post,
+  Put,
   Query,
 } from '@nestjs/common';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
@@ -81,6 +83,18 @@ class ThingsController {
   @Post()
   create(@Body() body: CreateThingDto): { received: CreateThingDto; isInstance: boolean } {
     return { received: body, isInstance: body instanceof CreateThingDto };
+  }
+
+  /** Takes no body: what a DELETE sent by a client that always sets a JSON content type reaches. */
+  @Delete('one')
+  remove(@Body() body: unknown): { deleted: true; body: unknown } {
+    return { deleted: true, body: body ?? null };
+  }
+
+  /** An optional body: absent is not the same as `{}`. */
+  @Put('one')
+  replace(@Body() body: unknown): { body: unknown } {
+    return { body: body ?? null };
   }
 
   /** The body is taken as it comes: the pipe does not refuse unknown properties here. */
