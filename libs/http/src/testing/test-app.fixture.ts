@@ -43,6 +43,16 @@ export class CreateThingDto {
   items?: ItemDto[];
 }
 
+/** A list route's query, as the services declare one. */
+export class ListThingsQuery {
+  @IsOptional()
+  @Type(() => Number)
+  @IsInt()
+  @Min(1)
+  @Max(100)
+  pageSize?: number;
+}
+
 /** Documented body of a route that reads its body as it comes (no DTO validation). */
 export class OpenThingDto {
   @ApiProperty()
@@ -78,6 +88,11 @@ class ThingsController {
     await new Promise((resolve) => setTimeout(resolve, Number(ms)));
     this.logger.log('slow finished');
     return { waited: Number(ms) };
+  }
+
+  @Get()
+  list(@Query() query: ListThingsQuery): { pageSize: number | null } {
+    return { pageSize: query.pageSize ?? null };
   }
 
   @Post()
