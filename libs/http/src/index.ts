@@ -15,6 +15,15 @@ export { ApiExceptionFilter } from './errors/api-exception.filter';
 export { toApiError } from './errors/to-api-error';
 export { createValidationPipe, flattenValidationErrors } from './validation/validation.pipe';
 export { Omittable } from './validation/omittable';
+export {
+  IdParam,
+  ApiIdParam,
+  checkIdParam,
+  idPattern,
+  idMessage,
+  ID_PARAMS,
+  type IdParamName,
+} from './validation/id-param';
 export { validateBody, refusedFields, acceptedBody, type BodyVerdict } from './validation/validate-body';
 export {
   loggerParams,

@@ -18,6 +18,7 @@ import { Type } from 'class-transformer';
 import { IsInt, IsOptional, IsUrl, Max, Min, ValidateNested } from 'class-validator';
 import { createHttpApp } from '../bootstrap/create-http-app';
 import { ApiError } from '../errors/api-error';
+import { IdParam } from '../validation/id-param';
 import { ReadinessRegistry } from '../health/readiness.registry';
 
 class ItemDto {
@@ -124,6 +125,12 @@ class ThingsController {
   @ApiParam({ name: 'ownerId', description: 'The owner' })
   owner(): { ok: true } {
     return { ok: true };
+  }
+
+  /** A resource id in the path, checked by the shared rule. */
+  @Get('jobs/:jobId')
+  job(@IdParam('jobId') jobId: string): { jobId: string } {
+    return { jobId };
   }
 
   @Get('conflict')

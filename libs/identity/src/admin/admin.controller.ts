@@ -1,6 +1,6 @@
-import { Body, Controller, Delete, HttpCode, Param, Post, UseGuards } from '@nestjs/common';
+import { Body, Controller, Delete, HttpCode, Post, UseGuards } from '@nestjs/common';
 import { ApiBearerAuth, ApiExcludeController, ApiTags } from '@nestjs/swagger';
-import { ApiError } from '@genasset/http';
+import { ApiError, IdParam } from '@genasset/http';
 import { IdentityNotFoundError, IdentityService } from '../identity.service';
 import { AdminTokenGuard } from './admin-token.guard';
 import { CreateApiKeyDto, CreateProjectDto, CreateTeamDto } from './admin.dto';
@@ -23,7 +23,7 @@ export class AdminController {
 
   @Post('teams/:teamId/projects')
   @HttpCode(200)
-  async createProject(@Param('teamId') teamId: string, @Body() body: CreateProjectDto) {
+  async createProject(@IdParam('teamId') teamId: string, @Body() body: CreateProjectDto) {
     const project = await notFoundAs404(() => this.identity.createProject(teamId, body.name));
     return {
       project: { id: project.id, teamId: project.teamId, name: project.name, createdAt: project.createdAt.toISOString() },
@@ -44,7 +44,7 @@ export class AdminController {
   /** Revokes a key (a leaked secret, a departed client); answering again for a revoked key keeps its time. */
   @Delete('api-keys/:keyId')
   @HttpCode(200)
-  async revokeApiKey(@Param('keyId') keyId: string) {
+  async revokeApiKey(@IdParam('keyId') keyId: string) {
     const revoked = await this.identity.revokeApiKey(keyId);
     if (!revoked) throw ApiError.notFound(`api key ${keyId}`);
     return { apiKey: { id: revoked.id, revokedAt: revoked.revokedAt.toISOString() } };

@@ -1,6 +1,6 @@
-import { Controller, Get, Param, Query, type Type } from '@nestjs/common';
+import { Controller, Get, Query, type Type } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
-import { ApiErrorResponses } from '@genasset/http';
+import { ApiErrorResponses, IdParam } from '@genasset/http';
 import { CurrentOwner, WebhookOwnerRoutes, ownerRoutePrefix } from '../owners/webhook-owner.decorators';
 import type { OwnerType, WebhookOwner } from '../owners/webhook-owner';
 import { ListDeliveriesQuery } from './dto/list-deliveries.query';
@@ -31,7 +31,7 @@ function deliveriesController(type: OwnerType): Type<unknown> {
     @ApiErrorResponses(400)
     list(
       @CurrentOwner() owner: WebhookOwner,
-      @Param('webhookEndpointId') endpointId: string,
+      @IdParam('webhookEndpointId') endpointId: string,
       @Query() query: ListDeliveriesQuery,
     ) {
       return this.listDeliveries.execute(owner, endpointId, query);
@@ -45,8 +45,8 @@ function deliveriesController(type: OwnerType): Type<unknown> {
     @ApiOkResponse({ type: WebhookEventResponse })
     get(
       @CurrentOwner() owner: WebhookOwner,
-      @Param('webhookEndpointId') endpointId: string,
-      @Param('eventId') id: string,
+      @IdParam('webhookEndpointId') endpointId: string,
+      @IdParam('eventId') id: string,
     ) {
       return this.getDelivery.execute(owner, endpointId, id);
     }

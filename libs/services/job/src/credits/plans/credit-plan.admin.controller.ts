@@ -1,6 +1,6 @@
-import { Body, Controller, Param, Put, UseGuards } from '@nestjs/common';
+import { Body, Controller, Put, UseGuards } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
-import { ApiError } from '@genasset/http';
+import { ApiError, IdParam } from '@genasset/http';
 import type { CreditUsageView } from '../usage/credit-usage';
 import { AdminTokenGate } from './admin-token.gate';
 import { PutCreditPlanDto } from './dto/put-credit-plan.dto';
@@ -20,7 +20,7 @@ export class CreditPlanAdminController {
   constructor(private readonly putPlan: PutCreditPlan) {}
 
   @Put()
-  put(@Param('teamId') teamId: string, @Body() body: PutCreditPlanDto): Promise<CreditUsageView> {
+  put(@IdParam('teamId') teamId: string, @Body() body: PutCreditPlanDto): Promise<CreditUsageView> {
     if (!TEAM_ID.test(teamId)) throw ApiError.notFound(`team ${teamId} not found`);
     return this.putPlan.execute({
       teamId,
