@@ -16,6 +16,7 @@ import { ReadinessRegistry } from '../health/readiness.registry';
 import { scopeRequestLogContext } from '../logging/request-log-context';
 import { setupOpenApi } from '../openapi/openapi.setup';
 import { REQUEST_ID_HEADER, requestIdFor } from '../request-id/request-id';
+import { UndeclaredQueryInterceptor } from '../validation/undeclared-query.interceptor';
 import { createValidationPipe } from '../validation/validation.pipe';
 import { registerBodyParsers } from './body-parsers';
 import { DEFAULT_BODY_LIMIT_BYTES, type HttpAppOptions } from './http-app.options';
@@ -94,6 +95,7 @@ export async function createHttpApp(
   collectProcessMetrics();
   instrumentFastify(fastify as never, { untraced: HEALTH_PATHS });
   if (tracingEnabled()) app.useGlobalInterceptors(new TracingInterceptor());
+  app.useGlobalInterceptors(new UndeclaredQueryInterceptor());
   app.useGlobalFilters(new ApiExceptionFilter());
   setupOpenApi(app, options.openapi);
   return app;
