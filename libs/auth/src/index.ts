@@ -3,6 +3,7 @@ export { parseAuthorization, type Credentials } from './credentials';
 export { type AuthOptions } from './auth-options';
 export { Authenticated, CurrentPrincipal } from './auth.decorators';
 export { AuthGuard } from './auth.guard';
+export { Authenticator } from './authenticator';
 export { AccessPolicy, requireApiKey, type ActingProject } from './access-policy';
 export { ProjectIdQuery } from './project-id.query';
 export { AuthModule } from './auth.module';

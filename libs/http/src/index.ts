@@ -2,6 +2,8 @@ export { createHttpApp, API_PREFIX } from './bootstrap/create-http-app';
 export { startHttpApp, type StartHttpAppOptions, type RunningHttpApp } from './bootstrap/start-http-app';
 export { type HttpAppOptions, DEFAULT_BODY_LIMIT_BYTES } from './bootstrap/http-app.options';
 export { HttpRootModule } from './bootstrap/http-root.module';
+export { RouteConfigPatch } from './bootstrap/route-config';
+export { MAX_JSON_DEPTH, JSON_MEDIA_TYPE } from './bootstrap/json-body';
 export {
   ApiError,
   ApiErrorCode,

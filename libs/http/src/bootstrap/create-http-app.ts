@@ -19,6 +19,7 @@ import { REQUEST_ID_HEADER, requestIdFor } from '../request-id/request-id';
 import { UndeclaredQueryInterceptor } from '../validation/undeclared-query.interceptor';
 import { createValidationPipe } from '../validation/validation.pipe';
 import { registerBodyParsers } from './body-parsers';
+import { applyRouteConfigPatches } from './route-config';
 import { DEFAULT_BODY_LIMIT_BYTES, type HttpAppOptions } from './http-app.options';
 import { HttpRootModule } from './http-root.module';
 
@@ -62,9 +63,11 @@ export async function createHttpApp(
 
   const fastify = app.getHttpAdapter().getInstance();
   registerBodyParsers(fastify as never);
-  // A route may set its own body limit with `@RouteConfig({ bodyLimit: bytes })`
-  // (uploads); every other route keeps the app's. Routes are registered by
-  // `app.init()`, after this hook is in place.
+  // Routes are registered by `app.init()`: their config is complete before (see
+  // RouteConfigPatch), and this hook is in place. A route may set its own body
+  // limit with `@RouteConfig({ bodyLimit: bytes })` (uploads, generate); every
+  // other route keeps the app's (docs/configuration.md lists them).
+  applyRouteConfigPatches(app);
   fastify.addHook('onRoute', (route) => {
     const limit = (route.config as { bodyLimit?: unknown } | undefined)?.bodyLimit;
     if (typeof limit === 'number') route.bodyLimit = limit;
