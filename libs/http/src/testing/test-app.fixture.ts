@@ -133,6 +133,12 @@ class ThingsController {
     return { jobId };
   }
 
+  /** An id and a body: the id is judged first. */
+  @Put('jobs/:jobId')
+  updateJob(@Body() body: CreateThingDto, @IdParam('jobId') jobId: string): { jobId: string; url: string } {
+    return { jobId, url: body.url };
+  }
+
   @Get('conflict')
   conflict(): never {
     throw ApiError.conflict('Thing already exists', { url: 'https://example.com' });

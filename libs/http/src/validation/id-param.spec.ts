@@ -22,6 +22,16 @@ describe('@IdParam: one rule for a malformed id', () => {
     },
   );
 
+  it('is judged before the body, whatever the body holds', async () => {
+    for (let round = 0; round < 5; round++) {
+      const res = await app.inject({ method: 'PUT', url: '/v1/things/jobs/notajob', payload: { count: 'many' } });
+      expect(res.statusCode).toBe(400);
+      expect(Object.keys(res.json().infos.fields)).toEqual(['jobId']);
+    }
+    const ok = await app.inject({ method: 'PUT', url: '/v1/things/jobs/job_1', payload: { url: 'https://x.io' } });
+    expect(ok.json()).toEqual({ jobId: 'job_1', url: 'https://x.io' });
+  });
+
   it('a well-formed id reaches the handler', async () => {
     const res = await app.inject({ method: 'GET', url: '/v1/things/jobs/job_01JD6Z3Q9V8K2M4N6P8R0T2V4X' });
     expect(res.json()).toEqual({ jobId: 'job_01JD6Z3Q9V8K2M4N6P8R0T2V4X' });

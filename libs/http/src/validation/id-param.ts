@@ -63,7 +63,9 @@ class IdParamPipe implements PipeTransform<unknown, string> {
 
 /**
  * `@IdParam('jobId') jobId: string`: the path parameter, checked by
- * {@link checkIdParam} and documented with its pattern.
+ * {@link checkIdParam} and documented with its pattern. The check is
+ * synchronous, so it settles before a body's (asynchronous) validation: a
+ * malformed id is named even beside an invalid body.
  */
 export function IdParam(name: IdParamName): ParameterDecorator {
   const param = Param(name, new IdParamPipe(name));
