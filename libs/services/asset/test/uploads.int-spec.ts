@@ -410,7 +410,8 @@ describe('uploads (POST /v1/uploads, GET /v1/uploads/{id}, POST /v1/uploads/{id}
       (await harness.request('GET', `/v1/uploads/${id}?projectId=${t.projectId}`, { auth: t.auth.teamAdmin }))
         .status,
     ).toBe(200);
-    expect((await get('upload_nope!')).status).toBe(404);
+    expect((await get('upload_nope')).status).toBe(404);
+    expect((await get('upload_nope!')).body.infos.fields).toEqual({ uploadId: [expect.stringMatching(/^uploadId must be/)] });
     expect((await harness.request('GET', `/v1/uploads/${id}`, { auth: 'public-auth-token' })).status).toBe(
       401,
     );
