@@ -1,7 +1,16 @@
 import { Injectable } from '@nestjs/common';
 import { ApiError } from '@genasset/http';
-import { IdentityService } from '@genasset/identity';
+import { IdentityService, type Role } from '@genasset/identity';
 import type { ApiKeyPrincipal, Principal } from './principal';
+
+/** What {@link AccessPolicy.actingProject} resolves: the project, and who acts in it. */
+export interface ActingProject {
+  teamId: string;
+  projectId: string;
+  /** The API key id: the author of what the request creates. */
+  authorId: string;
+  role: Role;
+}
 
 /**
  * Resource-level authorisation. Another tenant's project or team answers 404
@@ -11,6 +20,26 @@ import type { ApiKeyPrincipal, Principal } from './principal';
 @Injectable()
 export class AccessPolicy {
   constructor(private readonly identity: IdentityService) {}
+
+  /**
+   * The project a request acts on, by the one rule of every route taking the
+   * `projectId` query parameter (its shape is checked by {@link ProjectIdQuery}):
+   * a project key acts on its own project and may name only that one; a
+   * team-level key must name one of its team's projects (400
+   * `project_required` without it). Any other project answers 404, its
+   * existence unrevealed.
+   */
+  async actingProject(principal: Principal, projectId?: string): Promise<ActingProject> {
+    const key = requireApiKey(principal);
+    if (projectId === undefined && key.projectId === null) {
+      const message = 'A team-level API key must name the project: add the query parameter projectId';
+      throw new ApiError(400, 'project_required', message, { parameter: 'projectId', fields: { projectId: [message] } });
+    }
+    const project = projectId ?? key.projectId!;
+    if (key.projectId !== null && project !== key.projectId) throw ApiError.notFound(`project ${project} not found`);
+    if (key.projectId === null) await this.assertProjectMember(principal, project);
+    return { teamId: key.teamId, projectId: project, authorId: key.keyId, role: key.role };
+  }
 
   /** Any key of the project (or a team-level key of its team). */
   async assertProjectMember(principal: Principal, projectId: string): Promise<ApiKeyPrincipal> {

@@ -2,7 +2,9 @@ import { Global, Module, type DynamicModule } from '@nestjs/common';
 import { IdentityService } from '@genasset/identity';
 import { AccessPolicy } from './access-policy';
 import { ApiKeyCache } from './api-key-cache';
-import { AUTH_CACHE, AuthGuard } from './auth.guard';
+import { AuthGuard } from './auth.guard';
+import { AUTH_CACHE, Authenticator } from './authenticator';
+import { EarlyAuthentication } from './early-authentication';
 import { MeController } from './me.controller';
 
 /** Global so any controller can use @Authenticated(); needs IdentityModule in the app. */
@@ -24,10 +26,12 @@ export class AuthModule {
           },
           inject: [IdentityService],
         },
+        Authenticator,
+        EarlyAuthentication,
         AuthGuard,
         AccessPolicy,
       ],
-      exports: [AUTH_CACHE, AuthGuard, AccessPolicy],
+      exports: [AUTH_CACHE, Authenticator, AuthGuard, AccessPolicy],
     };
   }
 }

@@ -2,6 +2,8 @@ export { createHttpApp, API_PREFIX } from './bootstrap/create-http-app';
 export { startHttpApp, type StartHttpAppOptions, type RunningHttpApp } from './bootstrap/start-http-app';
 export { type HttpAppOptions, DEFAULT_BODY_LIMIT_BYTES } from './bootstrap/http-app.options';
 export { HttpRootModule } from './bootstrap/http-root.module';
+export { RouteConfigPatch } from './bootstrap/route-config';
+export { MAX_JSON_DEPTH, JSON_MEDIA_TYPE } from './bootstrap/json-body';
 export {
   ApiError,
   ApiErrorCode,
@@ -15,6 +17,15 @@ export { ApiExceptionFilter } from './errors/api-exception.filter';
 export { toApiError } from './errors/to-api-error';
 export { createValidationPipe, flattenValidationErrors } from './validation/validation.pipe';
 export { Omittable } from './validation/omittable';
+export {
+  IdParam,
+  ApiIdParam,
+  checkIdParam,
+  idPattern,
+  idMessage,
+  ID_PARAMS,
+  type IdParamName,
+} from './validation/id-param';
 export { validateBody, refusedFields, acceptedBody, type BodyVerdict } from './validation/validate-body';
 export {
   loggerParams,

@@ -7,6 +7,7 @@ export { waitFor } from './wait-for';
 export { unzip, type ZipEntry } from './unzip';
 export { spawnTsProcess, type SpawnedProcess } from './spawn-process';
 export { freePort } from './free-port';
+export { answerBeforeBody, type PartialBodyRequest, type EarlyAnswer } from './partial-body';
 export {
   WebhookReceiver,
   type ReceivedRequest,

@@ -17,8 +17,11 @@ import { quietNestBootstrap } from '../logging/quiet-nest-bootstrap';
 import { scopeRequestLogContext } from '../logging/request-log-context';
 import { setupOpenApi } from '../openapi/openapi.setup';
 import { REQUEST_ID_HEADER, requestIdFor } from '../request-id/request-id';
+import { UndeclaredQueryInterceptor } from '../validation/undeclared-query.interceptor';
 import { createValidationPipe } from '../validation/validation.pipe';
 import { setupConsole } from '../console/console.setup';
+import { registerBodyParsers } from './body-parsers';
+import { applyRouteConfigPatches } from './route-config';
 import { DEFAULT_BODY_LIMIT_BYTES, type HttpAppOptions } from './http-app.options';
 import { HttpRootModule } from './http-root.module';
 
@@ -52,14 +55,21 @@ export async function createHttpApp(
     logLevel: options.logLevel,
     destination: options.logDestination,
   });
-  const app = await NestFactory.create<NestFastifyApplication>(module, adapter, { bufferLogs: true });
+  // Nest's own parsers (JSON, and form bodies parsed into objects) stay off: registerBodyParsers.
+  const app = await NestFactory.create<NestFastifyApplication>(module, adapter, {
+    bufferLogs: true,
+    bodyParser: false,
+  });
   app.useLogger(quietNestBootstrap(app.get(Logger)));
   app.flushLogs();
 
   const fastify = app.getHttpAdapter().getInstance();
-  // A route may set its own body limit with `@RouteConfig({ bodyLimit: bytes })`
-  // (uploads); every other route keeps the app's. Routes are registered by
-  // `app.init()`, after this hook is in place.
+  registerBodyParsers(fastify as never);
+  // Routes are registered by `app.init()`: their config is complete before (see
+  // RouteConfigPatch), and this hook is in place. A route may set its own body
+  // limit with `@RouteConfig({ bodyLimit: bytes })` (uploads, generate); every
+  // other route keeps the app's (docs/configuration.md lists them).
+  applyRouteConfigPatches(app);
   fastify.addHook('onRoute', (route) => {
     const limit = (route.config as { bodyLimit?: unknown } | undefined)?.bodyLimit;
     if (typeof limit === 'number') route.bodyLimit = limit;
@@ -90,6 +100,7 @@ export async function createHttpApp(
   collectProcessMetrics();
   instrumentFastify(fastify as never, { untraced: HEALTH_PATHS });
   if (tracingEnabled()) app.useGlobalInterceptors(new TracingInterceptor());
+  app.useGlobalInterceptors(new UndeclaredQueryInterceptor());
   app.useGlobalFilters(new ApiExceptionFilter());
   setupOpenApi(app, options.openapi);
   if (options.consoleDir) setupConsole(app, options.consoleDir);

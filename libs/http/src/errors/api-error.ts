@@ -126,6 +126,21 @@ export class ApiError extends HttpException {
     return new ApiError(HttpStatus.PAYLOAD_TOO_LARGE, ApiErrorCode.payloadTooLarge, message, infos);
   }
 
+  /**
+   * 415 naming the media type the API reads (`expected`) and, when there was
+   * one, the type the client sent: form posts and `curl -d` send
+   * application/x-www-form-urlencoded.
+   */
+  static unsupportedMediaType(expected: string, received?: string): ApiError {
+    const sent = received ? `Content-Type ${received} is not accepted` : 'A request body needs a Content-Type';
+    return new ApiError(
+      HttpStatus.UNSUPPORTED_MEDIA_TYPE,
+      ApiErrorCode.unsupportedMediaType,
+      `${sent}: send the body as JSON with Content-Type: ${expected}`,
+      received ? { expected, received } : { expected },
+    );
+  }
+
   static tooManyRequests(message = 'Too many requests', infos?: ApiErrorInfos): ApiError {
     return new ApiError(HttpStatus.TOO_MANY_REQUESTS, ApiErrorCode.tooManyRequests, message, infos);
   }

@@ -1,5 +1,6 @@
 import { HttpException, HttpStatus } from '@nestjs/common';
 import { errorCodes } from 'fastify';
+import { JSON_MEDIA_TYPE } from '../bootstrap/json-body';
 import { ApiError, ApiErrorCode, apiErrorCodeForStatus } from './api-error';
 
 /**
@@ -30,6 +31,8 @@ function fromHttpException(exception: HttpException): ApiError {
       { cause: exception },
     );
   }
+  // Fastify refuses a Content-Type header it cannot read before any parser runs.
+  if (status === HttpStatus.UNSUPPORTED_MEDIA_TYPE) return ApiError.unsupportedMediaType(JSON_MEDIA_TYPE);
   const response = exception.getResponse();
   const messages = responseMessages(response, exception.message);
   // Nest turns Fastify's parser errors into a bare HttpException(message, status),
@@ -64,6 +67,7 @@ function fromHttpException(exception: HttpException): ApiError {
 
 /** Fastify reports body parsing problems as plain errors carrying a 4xx `statusCode`. */
 function fromFrameworkError(error: Error & { code?: unknown }, status: number): ApiError {
+  if (status === HttpStatus.UNSUPPORTED_MEDIA_TYPE) return ApiError.unsupportedMediaType(JSON_MEDIA_TYPE);
   if (error instanceof SyntaxError || error.code === 'FST_ERR_CTP_INVALID_JSON_BODY') {
     return new ApiError(
       status,

@@ -2,12 +2,14 @@ import { Writable } from 'node:stream';
 import {
   Body,
   Controller,
+  Delete,
   Get,
   Injectable,
   Logger,
   Module,
   type OnModuleInit,
   Post,
+  Put,
   Query,
 } from '@nestjs/common';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
@@ -16,6 +18,7 @@ import { Type } from 'class-transformer';
 import { IsInt, IsOptional, IsUrl, Max, Min, ValidateNested } from 'class-validator';
 import { createHttpApp } from '../bootstrap/create-http-app';
 import { ApiError } from '../errors/api-error';
+import { IdParam } from '../validation/id-param';
 import { ReadinessRegistry } from '../health/readiness.registry';
 
 class ItemDto {
@@ -39,6 +42,16 @@ export class CreateThingDto {
   @ValidateNested({ each: true })
   @Type(() => ItemDto)
   items?: ItemDto[];
+}
+
+/** A list route's query, as the services declare one. */
+export class ListThingsQuery {
+  @IsOptional()
+  @Type(() => Number)
+  @IsInt()
+  @Min(1)
+  @Max(100)
+  pageSize?: number;
 }
 
 /** Documented body of a route that reads its body as it comes (no DTO validation). */
@@ -78,9 +91,26 @@ class ThingsController {
     return { waited: Number(ms) };
   }
 
+  @Get()
+  list(@Query() query: ListThingsQuery): { pageSize: number | null } {
+    return { pageSize: query.pageSize ?? null };
+  }
+
   @Post()
   create(@Body() body: CreateThingDto): { received: CreateThingDto; isInstance: boolean } {
     return { received: body, isInstance: body instanceof CreateThingDto };
+  }
+
+  /** Takes no body: what a DELETE sent by a client that always sets a JSON content type reaches. */
+  @Delete('one')
+  remove(@Body() body: unknown): { deleted: true; body: unknown } {
+    return { deleted: true, body: body ?? null };
+  }
+
+  /** An optional body: absent is not the same as `{}`. */
+  @Put('one')
+  replace(@Body() body: unknown): { body: unknown } {
+    return { body: body ?? null };
   }
 
   /** The body is taken as it comes: the pipe does not refuse unknown properties here. */
@@ -95,6 +125,18 @@ class ThingsController {
   @ApiParam({ name: 'ownerId', description: 'The owner' })
   owner(): { ok: true } {
     return { ok: true };
+  }
+
+  /** A resource id in the path, checked by the shared rule. */
+  @Get('jobs/:jobId')
+  job(@IdParam('jobId') jobId: string): { jobId: string } {
+    return { jobId };
+  }
+
+  /** An id and a body: the id is judged first. */
+  @Put('jobs/:jobId')
+  updateJob(@Body() body: CreateThingDto, @IdParam('jobId') jobId: string): { jobId: string; url: string } {
+    return { jobId, url: body.url };
   }
 
   @Get('conflict')

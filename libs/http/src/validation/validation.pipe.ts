@@ -27,8 +27,35 @@ class ApiValidationPipe extends ValidationPipe {
         throw ApiError.validation([{ field, messages: [unstorableMessage(field)] }]);
       }
     }
+    if (metadata.type === 'query') {
+      const errors = numericQueryErrors(value, metadata);
+      if (errors.length) throw ApiError.validation(errors);
+    }
     return super.transform(value, metadata);
   }
+}
+
+/** Digits with an optional minus: what a numeric query parameter may be written as. */
+const DECIMAL_INTEGER = /^-?\d+$/;
+
+/**
+ * Numeric query parameters are written in plain decimal. The conversion to a
+ * number (`@Type(() => Number)`, or Nest's for a `number` parameter) is
+ * `Number(text)`, which reads `1e2` as 100, `0x10` as 16 and ` 5` as 5, so the
+ * text is checked first, for every property a query DTO declares as a number
+ * (its `design:type`) and every `@Query('name') name: number`.
+ */
+function numericQueryErrors(value: unknown, metadata: ArgumentMetadata): FieldError[] {
+  const numeric = (field: string, text: unknown): FieldError[] =>
+    typeof text === 'string' && !DECIMAL_INTEGER.test(text)
+      ? [{ field, messages: [`${field} must be a decimal integer (digits only)`] }]
+      : [];
+  if (metadata.data) return metadata.metatype === Number ? numeric(metadata.data, value) : [];
+  const prototype = (metadata.metatype as { prototype?: object } | undefined)?.prototype;
+  if (!prototype || typeof value !== 'object' || value === null) return [];
+  return Object.entries(value).flatMap(([field, text]) =>
+    Reflect.getMetadata('design:type', prototype, field) === Number ? numeric(field, text) : [],
+  );
 }
 
 /**

@@ -1,6 +1,6 @@
-import { Body, Controller, Delete, HttpCode, Param, Post, UseGuards } from '@nestjs/common';
+import { Body, Controller, Delete, HttpCode, Post, UseGuards } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
-import { ApiError, ApiErrorResponses } from '@genasset/http';
+import { ApiError, ApiErrorResponses, IdParam } from '@genasset/http';
 import { IdentityNotFoundError, IdentityService } from '../identity.service';
 import { AdminTokenGuard } from './admin-token.guard';
 import { CreateApiKeyDto, CreateProjectDto, CreateTeamDto } from './admin.dto';
@@ -31,7 +31,7 @@ export class AdminController {
   @ApiOperation({ operationId: 'adminCreateProject', summary: 'Create a project in a team' })
   @ApiOkResponse({ type: CreateProjectResponse })
   @ApiErrorResponses(404)
-  async createProject(@Param('teamId') teamId: string, @Body() body: CreateProjectDto) {
+  async createProject(@IdParam('teamId') teamId: string, @Body() body: CreateProjectDto) {
     const project = await notFoundAs404(() => this.identity.createProject(teamId, body.name));
     return {
       project: { id: project.id, teamId: project.teamId, name: project.name, createdAt: project.createdAt.toISOString() },
@@ -64,7 +64,7 @@ export class AdminController {
   })
   @ApiOkResponse({ type: RevokeApiKeyResponse })
   @ApiErrorResponses(404)
-  async revokeApiKey(@Param('keyId') keyId: string) {
+  async revokeApiKey(@IdParam('keyId') keyId: string) {
     const revoked = await this.identity.revokeApiKey(keyId);
     if (!revoked) throw ApiError.notFound(`api key ${keyId}`);
     return { apiKey: { id: revoked.id, revokedAt: revoked.revokedAt.toISOString() } };

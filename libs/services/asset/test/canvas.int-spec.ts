@@ -183,10 +183,10 @@ describe('canvases: update, lock, unlock, snapshots', () => {
       expect(second.body.snapshots.map((s: { rawData: string }) => JSON.parse(s.rawData).i)).toEqual([3, 2, 1]);
       expect(second.body.nextPaginationToken).toBeUndefined();
       expect((await harness.request('GET', `/v1/assets/${canvas.id}/snapshots?pageSize=100`, { auth: t.auth.projectMember })).body.snapshots).toHaveLength(13);
-      for (const pageSize of ['9', '101', '1', 'ten']) {
+      for (const [pageSize, message] of [['9', /10 to 100/], ['101', /10 to 100/], ['1', /10 to 100/], ['ten', /decimal integer/], ['1e2', /decimal integer/]] as const) {
         const res = await harness.request('GET', `/v1/assets/${canvas.id}/snapshots?pageSize=${pageSize}`, { auth: t.auth.projectMember });
         expect(res.status).toBe(400);
-        expect(res.body.infos.fields.pageSize[0]).toMatch(/10 to 100/);
+        expect(res.body.infos.fields.pageSize[0]).toMatch(message);
       }
       const forged = await harness.request('GET', `/v1/assets/${canvas.id}/snapshots?paginationToken=abc`, { auth: t.auth.projectMember });
       expect(forged.status).toBe(400);

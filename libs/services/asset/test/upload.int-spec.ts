@@ -210,13 +210,16 @@ describe('POST /v1/assets (upload)', () => {
       expect(res.status).toBe(400);
     });
 
-    it('a text/plain body → 400: an object is expected', async () => {
+    it('a text/plain body → 415 naming application/json', async () => {
       const res = await harness.request('POST', '/v1/assets', {
         auth: clean.auth.projectMember,
         body: 'image=abc',
         headers: { 'content-type': 'text/plain' },
       });
-      expect(res).toMatchObject({ status: 400, body: { error: expect.stringMatching(/object is expected/) } });
+      expect(res).toMatchObject({
+        status: 415,
+        body: { apiError: 'unsupported_media_type', infos: { expected: 'application/json', received: 'text/plain' } },
+      });
     });
 
     it('a body that is not JSON → 400 invalid_json', async () => {

@@ -462,7 +462,8 @@ describe.each(STORES)('uploads on the %s store', (store) => {
         })
       ).status,
     ).toBe(200);
-    expect((await get('upload_nope!')).status).toBe(404);
+    expect((await get('upload_nope')).status).toBe(404);
+    expect((await get('upload_nope!')).body.infos.fields).toEqual({ uploadId: [expect.stringMatching(/^uploadId must be/)] });
     expect((await harness.request('GET', `/v1/uploads/${id}`, { auth: 'public-auth-token' })).status).toBe(
       401,
     );

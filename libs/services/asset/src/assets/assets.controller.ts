@@ -1,8 +1,7 @@
-import { Body, Controller, Delete, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
+import { Body, Controller, Delete, Get, HttpCode, Post, Query } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { Authenticated, CurrentPrincipal, type Principal } from '@genasset/auth';
-import { ApiErrorResponses } from '@genasset/http';
-import { AssetIdPipe } from '../core/asset-id.pipe';
+import { ApiErrorResponses, IdParam } from '@genasset/http';
 import { flag } from '../core/asset-presenter';
 import { AssetResponseQuery, GetAssetQuery, ProjectQuery } from '../core/asset-queries';
 import { AssetsService } from './assets.service';
@@ -55,7 +54,7 @@ export class AssetsController {
   @ApiOperation({ summary: 'Asset details; with public access, public and unlisted assets only' })
   @ApiOkResponse({ type: AssetResponse })
   @ApiErrorResponses(400, 401, 404)
-  async get(@CurrentPrincipal() principal: Principal, @Param('assetId', AssetIdPipe) assetId: string, @Query() query: GetAssetQuery) {
+  async get(@CurrentPrincipal() principal: Principal, @IdParam('assetId') assetId: string, @Query() query: GetAssetQuery) {
     const asset = await this.assets.get(principal, assetId, {
       projectId: query.projectId,
       original: flag(query.originalAssets),

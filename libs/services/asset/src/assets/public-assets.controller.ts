@@ -1,7 +1,6 @@
-import { Controller, Get, Param, Query } from '@nestjs/common';
+import { Controller, Get, Query } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
-import { ApiErrorResponses } from '@genasset/http';
-import { AssetIdPipe } from '../core/asset-id.pipe';
+import { ApiErrorResponses, IdParam } from '@genasset/http';
 import { AssetsService } from './assets.service';
 import { PublicAssetListQuery } from './dto/list-assets.query';
 import { ListAssetsService } from './list-assets.service';
@@ -33,7 +32,7 @@ export class PublicAssetsController {
   @ApiOperation({ deprecated: true, summary: 'A public asset (use GET /v1/assets/{assetId} with public access)' })
   @ApiOkResponse({ type: AssetResponse })
   @ApiErrorResponses(400, 404)
-  async get(@Param('assetId', AssetIdPipe) assetId: string) {
+  async get(@IdParam('assetId') assetId: string) {
     return { asset: await this.assets.get(PUBLIC, assetId, { original: false, withEmbedding: false }) };
   }
 }

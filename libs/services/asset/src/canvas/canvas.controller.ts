@@ -1,9 +1,8 @@
-import { Body, Controller, Get, Param, Put, Query } from '@nestjs/common';
+import { Body, Controller, Get, Put, Query } from '@nestjs/common';
 import { RouteConfig } from '@nestjs/platform-fastify';
 import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { Authenticated, CurrentPrincipal, type Principal } from '@genasset/auth';
-import { ApiErrorResponses } from '@genasset/http';
-import { AssetIdPipe } from '../core/asset-id.pipe';
+import { ApiErrorResponses, IdParam } from '@genasset/http';
 import { flag } from '../core/asset-presenter';
 import { AssetResponseQuery } from '../core/asset-queries';
 import { LIMITS } from '../core/limits';
@@ -28,7 +27,7 @@ export class CanvasController {
   @ApiErrorResponses(400, 401, 404, 409, 413)
   async update(
     @CurrentPrincipal() principal: Principal,
-    @Param('assetId', AssetIdPipe) assetId: string,
+    @IdParam('assetId') assetId: string,
     @Query() query: AssetResponseQuery,
     @Body() body: UpdateAssetBody,
   ) {
@@ -42,7 +41,7 @@ export class CanvasController {
   @ApiErrorResponses(400, 401, 404, 409)
   async lock(
     @CurrentPrincipal() principal: Principal,
-    @Param('assetId', AssetIdPipe) assetId: string,
+    @IdParam('assetId') assetId: string,
     @Query() query: AssetResponseQuery,
     @Body() body: LockBody,
   ) {
@@ -56,7 +55,7 @@ export class CanvasController {
   @ApiErrorResponses(400, 401, 403, 404, 409)
   async unlock(
     @CurrentPrincipal() principal: Principal,
-    @Param('assetId', AssetIdPipe) assetId: string,
+    @IdParam('assetId') assetId: string,
     @Query() query: AssetResponseQuery,
     @Body() body: UnlockBody,
   ) {
@@ -68,7 +67,7 @@ export class CanvasController {
   @ApiOperation({ summary: 'Snapshots of a canvas, newest first (pageSize 10 to 100, default 10)' })
   @ApiOkResponse({ type: SnapshotPageResponse })
   @ApiErrorResponses(400, 401, 404)
-  async snapshots(@CurrentPrincipal() principal: Principal, @Param('assetId', AssetIdPipe) assetId: string, @Query() query: SnapshotsQuery) {
+  async snapshots(@CurrentPrincipal() principal: Principal, @IdParam('assetId') assetId: string, @Query() query: SnapshotsQuery) {
     const scope = await this.scopes.resolve(principal, query.projectId);
     return this.canvases.listSnapshots(scope, assetId, query.pageSize ?? 10, query.paginationToken);
   }

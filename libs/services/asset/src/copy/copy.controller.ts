@@ -1,8 +1,7 @@
-import { Body, Controller, HttpCode, Param, Post, Query } from '@nestjs/common';
+import { Body, Controller, HttpCode, Post, Query } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { Authenticated, CurrentPrincipal, type Principal } from '@genasset/auth';
-import { ApiErrorResponses } from '@genasset/http';
-import { AssetIdPipe } from '../core/asset-id.pipe';
+import { ApiErrorResponses, IdParam } from '@genasset/http';
 import { flag } from '../core/asset-presenter';
 import { AssetResponseQuery } from '../core/asset-queries';
 import { CopyService } from './copy.service';
@@ -22,7 +21,7 @@ export class CopyController {
   @ApiErrorResponses(400, 401, 404)
   async copy(
     @CurrentPrincipal() principal: Principal,
-    @Param('assetId', AssetIdPipe) assetId: string,
+    @IdParam('assetId') assetId: string,
     @Query() query: AssetResponseQuery,
     @Body() body: CopyAssetBody,
   ) {

@@ -1,12 +1,10 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
-import { IsIn, IsOptional, Matches } from 'class-validator';
-import { FOREIGN_ID } from './asset-ids';
+import { IsIn, IsOptional } from 'class-validator';
+import { ProjectIdQuery } from '@genasset/auth';
 
 /** The query every project route accepts: `projectId` for team-level keys. */
 export class ProjectQuery {
-  @ApiPropertyOptional({ description: 'Team-level API keys: the project to act on (project keys may omit it)' })
-  @IsOptional()
-  @Matches(FOREIGN_ID, { message: 'projectId is not a valid id' })
+  @ProjectIdQuery('whose assets to use')
   projectId?: string;
 }
 

@@ -1,8 +1,7 @@
-import { Body, Controller, HttpCode, Param, Post, Query } from '@nestjs/common';
+import { Body, Controller, HttpCode, Post, Query } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { Authenticated, CurrentPrincipal, type Principal } from '@genasset/auth';
-import { ApiErrorResponses } from '@genasset/http';
-import { AssetIdPipe } from '../core/asset-id.pipe';
+import { ApiErrorResponses, IdParam } from '@genasset/http';
 import { ProjectQuery } from '../core/asset-queries';
 import type { TargetFormat } from '../core/images';
 import { TenantScopes } from '../core/tenant-scope';
@@ -25,7 +24,7 @@ export class DownloadController {
   @ApiErrorResponses(400, 401, 404)
   async download(
     @CurrentPrincipal() principal: Principal,
-    @Param('assetId', AssetIdPipe) assetId: string,
+    @IdParam('assetId') assetId: string,
     @Query() query: ProjectQuery,
     @Body() body: DownloadAssetBody,
   ) {

@@ -1,7 +1,7 @@
-import { Body, Controller, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
+import { Body, Controller, Get, HttpCode, Post, Query } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { Authenticated, CurrentPrincipal, type Principal } from '@genasset/auth';
-import { ApiErrorResponses } from '@genasset/http';
+import { ApiErrorResponses, IdParam } from '@genasset/http';
 import { ProjectQuery } from '../core/asset-queries';
 import { TenantScopes } from '../core/tenant-scope';
 import { DownloadStatus } from './download-status';
@@ -46,7 +46,7 @@ export class DownloadsController {
   @ApiErrorResponses(400, 401, 404)
   async get(
     @CurrentPrincipal() principal: Principal,
-    @Param('jobId') jobId: string,
+    @IdParam('jobId') jobId: string,
     @Query() query: ProjectQuery,
   ): Promise<DownloadStatusView> {
     const scope = await this.scopes.resolve(principal, query.projectId);

@@ -1,8 +1,7 @@
-import { Body, Controller, Param, Put, Query } from '@nestjs/common';
+import { Body, Controller, Put, Query } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { Authenticated, CurrentPrincipal, type Principal } from '@genasset/auth';
-import { ApiErrorResponses } from '@genasset/http';
-import { AssetIdPipe } from '../core/asset-id.pipe';
+import { ApiErrorResponses, IdParam } from '@genasset/http';
 import { ProjectQuery } from '../core/asset-queries';
 import { TenantScopes } from '../core/tenant-scope';
 import { UpdateTagsBody, UpdateTagsResponse } from './dto/tags.dto';
@@ -23,7 +22,7 @@ export class TagsController {
   @ApiErrorResponses(400, 401, 404, 409)
   async update(
     @CurrentPrincipal() principal: Principal,
-    @Param('assetId', AssetIdPipe) assetId: string,
+    @IdParam('assetId') assetId: string,
     @Query() query: ProjectQuery,
     @Body() body: UpdateTagsBody,
   ) {

@@ -1,7 +1,7 @@
-import { Body, Controller, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
+import { Body, Controller, Get, HttpCode, Post, Query } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { Authenticated, CurrentPrincipal, type Principal } from '@genasset/auth';
-import { ApiErrorResponses } from '@genasset/http';
+import { ApiErrorResponses, IdParam } from '@genasset/http';
 import { ProjectQuery } from '../core/asset-queries';
 import { TenantScopes } from '../core/tenant-scope';
 import { CreateUpload } from './create-upload';
@@ -45,7 +45,7 @@ export class UploadsController {
   @ApiErrorResponses(400, 401, 404)
   async get(
     @CurrentPrincipal() principal: Principal,
-    @Param('uploadId') uploadId: string,
+    @IdParam('uploadId') uploadId: string,
     @Query() query: ProjectQuery,
   ) {
     const scope = await this.scopes.resolve(principal, query.projectId);
@@ -63,7 +63,7 @@ export class UploadsController {
   @ApiErrorResponses(400, 401, 404, 409)
   async action(
     @CurrentPrincipal() principal: Principal,
-    @Param('uploadId') uploadId: string,
+    @IdParam('uploadId') uploadId: string,
     @Query() query: ProjectQuery,
     @Body() body: UploadActionBody,
   ) {

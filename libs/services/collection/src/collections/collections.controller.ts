@@ -1,4 +1,4 @@
-import { Body, Controller, Delete, Get, HttpCode, Param, Post, Put, Query } from '@nestjs/common';
+import { Body, Controller, Delete, Get, HttpCode, Post, Put, Query } from '@nestjs/common';
 import {
   ApiBody,
   ApiExtraModels,
@@ -8,11 +8,10 @@ import {
   getSchemaPath,
 } from '@nestjs/swagger';
 import { Authenticated, CurrentPrincipal, type Principal } from '@genasset/auth';
-import { ApiErrorResponses } from '@genasset/http';
+import { ApiErrorResponses, IdParam } from '@genasset/http';
 import { CallerProject } from '../common/caller-project';
 import { TenantQuery } from '../common/tenant-query.dto';
 import { CollectionsService } from './collections.service';
-import { CollectionParams } from './dto/collection-params.dto';
 import { CollectionListResponse, CollectionResponse } from './dto/collection.response';
 import { CreateCollectionDto } from './dto/create-collection.dto';
 import { ListCollectionsQuery } from './dto/list-collections.query';
@@ -58,10 +57,10 @@ export class CollectionsController {
   @ApiOkResponse({ type: CollectionResponse })
   async get(
     @CurrentPrincipal() principal: Principal,
-    @Param() params: CollectionParams,
+    @IdParam('collectionId') collectionId: string,
     @Query() query: TenantQuery,
   ): Promise<CollectionResponse> {
-    return this.collections.get(await this.callers.resolve(principal, query.projectId), params.collectionId);
+    return this.collections.get(await this.callers.resolve(principal, query.projectId), collectionId);
   }
 
   @Put(':collectionId')
@@ -79,13 +78,13 @@ export class CollectionsController {
   @ApiErrorResponses(503)
   async update(
     @CurrentPrincipal() principal: Principal,
-    @Param() params: CollectionParams,
+    @IdParam('collectionId') collectionId: string,
     @Query() query: TenantQuery,
     @Body() body: UpdateCollectionDto,
   ): Promise<CollectionResponse> {
     return this.collections.update(
       await this.callers.resolve(principal, query.projectId),
-      params.collectionId,
+      collectionId,
       body,
     );
   }
@@ -98,12 +97,12 @@ export class CollectionsController {
   @ApiOkResponse({ description: 'Empty object', schema: { type: 'object' } })
   async delete(
     @CurrentPrincipal() principal: Principal,
-    @Param() params: CollectionParams,
+    @IdParam('collectionId') collectionId: string,
     @Query() query: TenantQuery,
   ): Promise<Record<string, never>> {
     return this.collections.delete(
       await this.callers.resolve(principal, query.projectId),
-      params.collectionId,
+      collectionId,
     );
   }
 }

@@ -1,8 +1,7 @@
-import { Body, Controller, Delete, Param, Put, Query } from '@nestjs/common';
+import { Body, Controller, Delete, Put, Query } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { Authenticated, CurrentPrincipal, type Principal } from '@genasset/auth';
-import { ApiErrorResponses } from '@genasset/http';
-import { CollectionParams } from '../collections/dto/collection-params.dto';
+import { ApiErrorResponses, IdParam } from '@genasset/http';
 import { CollectionResponse } from '../collections/dto/collection.response';
 import { CallerProject } from '../common/caller-project';
 import { TenantQuery } from '../common/tenant-query.dto';
@@ -29,13 +28,13 @@ export class MembershipController {
   })
   async addAssets(
     @CurrentPrincipal() principal: Principal,
-    @Param() params: CollectionParams,
+    @IdParam('collectionId') collectionId: string,
     @Query() query: TenantQuery,
     @Body() body: AssetIdsDto,
   ): Promise<CollectionResponse> {
     return this.membership.add(
       await this.callers.resolve(principal, query.projectId),
-      params.collectionId,
+      collectionId,
       'asset',
       body.assetIds,
     );
@@ -46,13 +45,13 @@ export class MembershipController {
   @ApiOperation({ summary: 'Remove assets from a collection', operationId: 'DeleteAssetsByCollectionId' })
   async removeAssets(
     @CurrentPrincipal() principal: Principal,
-    @Param() params: CollectionParams,
+    @IdParam('collectionId') collectionId: string,
     @Query() query: TenantQuery,
     @Body() body: AssetIdsDto,
   ): Promise<CollectionResponse> {
     return this.membership.remove(
       await this.callers.resolve(principal, query.projectId),
-      params.collectionId,
+      collectionId,
       'asset',
       body.assetIds,
     );
@@ -66,13 +65,13 @@ export class MembershipController {
   })
   async addModels(
     @CurrentPrincipal() principal: Principal,
-    @Param() params: CollectionParams,
+    @IdParam('collectionId') collectionId: string,
     @Query() query: TenantQuery,
     @Body() body: ModelIdsDto,
   ): Promise<CollectionResponse> {
     return this.membership.add(
       await this.callers.resolve(principal, query.projectId),
-      params.collectionId,
+      collectionId,
       'model',
       body.modelIds,
     );
@@ -83,13 +82,13 @@ export class MembershipController {
   @ApiOperation({ summary: 'Remove models from a collection', operationId: 'DeleteModelsByCollectionId' })
   async removeModels(
     @CurrentPrincipal() principal: Principal,
-    @Param() params: CollectionParams,
+    @IdParam('collectionId') collectionId: string,
     @Query() query: TenantQuery,
     @Body() body: ModelIdsDto,
   ): Promise<CollectionResponse> {
     return this.membership.remove(
       await this.callers.resolve(principal, query.projectId),
-      params.collectionId,
+      collectionId,
       'model',
       body.modelIds,
     );

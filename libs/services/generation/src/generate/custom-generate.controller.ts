@@ -1,4 +1,4 @@
-import { Body, Controller, HttpCode, Param, Post, Query } from '@nestjs/common';
+import { Body, Controller, HttpCode, Post, Query } from '@nestjs/common';
 import { RouteConfig } from '@nestjs/platform-fastify';
 import {
   ApiBody,
@@ -9,7 +9,7 @@ import {
   getSchemaPath,
 } from '@nestjs/swagger';
 import { Authenticated, CurrentPrincipal, type Principal } from '@genasset/auth';
-import { ApiErrorResponses } from '@genasset/http';
+import { ApiErrorResponses, IdParam } from '@genasset/http';
 import { CustomGenerateBody } from './dto/custom.dto';
 import { GenerateQuery } from './dto/generate.query';
 import { GenerateDryRunResponse, JobAndBillingGenerateResponse } from './dto/responses.dto';
@@ -50,7 +50,7 @@ export class CustomGenerateController {
   @ApiErrorResponses(400, 401, 402, 404, 413, 503)
   generate(
     @CurrentPrincipal() principal: Principal,
-    @Param('modelId') modelId: string,
+    @IdParam('modelId') modelId: string,
     @Query() query: GenerateQuery,
     // Typed `unknown` on purpose: the global pipe leaves it alone (the model decides its fields).
     @Body() body: unknown,

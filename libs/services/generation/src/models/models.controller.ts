@@ -1,7 +1,7 @@
-import { Body, Controller, Delete, Get, HttpCode, Param, Post, Put, Query } from '@nestjs/common';
+import { Body, Controller, Delete, Get, HttpCode, Post, Put, Query } from '@nestjs/common';
 import { ApiExtraModels, ApiOkResponse, ApiOperation, ApiTags, getSchemaPath } from '@nestjs/swagger';
 import { Authenticated, CurrentPrincipal, type Principal } from '@genasset/auth';
-import { ApiErrorResponses } from '@genasset/http';
+import { ApiErrorResponses, IdParam } from '@genasset/http';
 import { ProjectScopes } from '../generate/project-scope';
 import {
   AddTrainingImagesBody,
@@ -70,7 +70,7 @@ export class ModelsController {
   @ApiOkResponse({ type: ModelResponse })
   async get(
     @CurrentPrincipal() p: Principal,
-    @Param('modelId') modelId: string,
+    @IdParam('modelId') modelId: string,
     @Query() query: ModelsQuery,
   ) {
     return this.models.get(await this.scopes.resolve(p, query.projectId), modelId);
@@ -81,7 +81,7 @@ export class ModelsController {
   @ApiOkResponse({ type: ModelResponse })
   async update(
     @CurrentPrincipal() p: Principal,
-    @Param('modelId') modelId: string,
+    @IdParam('modelId') modelId: string,
     @Query() query: ModelsQuery,
     @Body() body: UpdateModelBody,
   ) {
@@ -93,7 +93,7 @@ export class ModelsController {
   @ApiOkResponse({ type: ModelEmptyResponse, description: '{}' })
   async delete(
     @CurrentPrincipal() p: Principal,
-    @Param('modelId') modelId: string,
+    @IdParam('modelId') modelId: string,
     @Query() query: ModelsQuery,
   ) {
     return this.models.delete(await this.scopes.resolve(p, query.projectId), modelId);
@@ -104,7 +104,7 @@ export class ModelsController {
   @ApiOkResponse({ type: ModelTagsResponse })
   async tags(
     @CurrentPrincipal() p: Principal,
-    @Param('modelId') modelId: string,
+    @IdParam('modelId') modelId: string,
     @Query() query: ModelsQuery,
     @Body() body: ModelTagsBody,
   ) {
@@ -120,7 +120,7 @@ export class ModelsController {
   @ApiOkResponse({ type: ModelAddTrainingImagesResponse })
   async addImages(
     @CurrentPrincipal() p: Principal,
-    @Param('modelId') modelId: string,
+    @IdParam('modelId') modelId: string,
     @Query() query: ModelsQuery,
     @Body() body: AddTrainingImagesBody,
   ) {
@@ -135,7 +135,7 @@ export class ModelsController {
   @ApiOkResponse({ type: ModelTrainingImagesResponse })
   async images(
     @CurrentPrincipal() p: Principal,
-    @Param('modelId') modelId: string,
+    @IdParam('modelId') modelId: string,
     @Query() query: ModelsQuery,
   ) {
     return this.models.trainingImages(await this.scopes.resolve(p, query.projectId), modelId);
@@ -149,8 +149,8 @@ export class ModelsController {
   @ApiOkResponse({ type: ModelEmptyResponse, description: '{}' })
   async deleteImage(
     @CurrentPrincipal() p: Principal,
-    @Param('modelId') modelId: string,
-    @Param('trainingImageId') imageId: string,
+    @IdParam('modelId') modelId: string,
+    @IdParam('trainingImageId') imageId: string,
     @Query() query: ModelsQuery,
   ) {
     return this.models.deleteTrainingImage(await this.scopes.resolve(p, query.projectId), modelId, imageId);
@@ -167,7 +167,7 @@ export class ModelsController {
   })
   async train(
     @CurrentPrincipal() p: Principal,
-    @Param('modelId') modelId: string,
+    @IdParam('modelId') modelId: string,
     @Query() query: TrainQuery,
     @Body() body: TrainBody,
   ) {
@@ -182,7 +182,7 @@ export class ModelsController {
   @ApiOkResponse({ type: ModelResponse })
   async action(
     @CurrentPrincipal() p: Principal,
-    @Param('modelId') modelId: string,
+    @IdParam('modelId') modelId: string,
     @Query() query: ModelsQuery,
     @Body() _body: TrainingActionBody,
   ) {
@@ -198,7 +198,7 @@ export class ModelsController {
   @ApiOkResponse({ type: ModelDownloadResponse })
   async download(
     @CurrentPrincipal() p: Principal,
-    @Param('modelId') modelId: string,
+    @IdParam('modelId') modelId: string,
     @Query() query: ModelsQuery,
     @Body() _body: DownloadModelBody,
   ) {

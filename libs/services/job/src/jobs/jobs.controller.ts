@@ -1,7 +1,7 @@
-import { Body, Controller, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
+import { Body, Controller, Get, HttpCode, Post, Query } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { Authenticated, CurrentPrincipal, type Principal } from '@genasset/auth';
-import { ApiErrorResponses } from '@genasset/http';
+import { ApiErrorResponses, IdParam } from '@genasset/http';
 import { JobActionBody } from './dto/job-action.body';
 import { JobResponse, JobsResponse } from './dto/job.response';
 import { ListJobsQuery } from './dto/list-jobs.query';
@@ -28,7 +28,7 @@ export class JobsController {
   @ApiOperation({ summary: 'Get a job: status, progress, status history, input and output' })
   @ApiOkResponse({ type: JobResponse })
   @ApiErrorResponses(404)
-  async get(@CurrentPrincipal() principal: Principal, @Param('jobId') jobId: string) {
+  async get(@CurrentPrincipal() principal: Principal, @IdParam('jobId') jobId: string) {
     return { job: await this.jobs.get(principal, jobId) };
   }
 
@@ -39,7 +39,7 @@ export class JobsController {
   @ApiErrorResponses(400, 404, 409)
   async action(
     @CurrentPrincipal() principal: Principal,
-    @Param('jobId') jobId: string,
+    @IdParam('jobId') jobId: string,
     @Body() body: JobActionBody,
   ) {
     switch (body.action) {

@@ -1,6 +1,6 @@
 import { Injectable, Logger } from '@nestjs/common';
 import type { JobView } from '@genasset/contracts';
-import { requireApiKey, type Principal } from '@genasset/auth';
+import { AccessPolicy, requireApiKey, type Principal } from '@genasset/auth';
 import { ApiError } from '@genasset/http';
 import { DEFAULT_PAGE_SIZE, type ListJobsQuery } from './dto/list-jobs.query';
 import { JobTransitions } from './job-transitions';
@@ -10,7 +10,8 @@ import { decodeCursor, encodeCursor } from './pagination-token';
 
 /**
  * The public job routes. A project key sees its project's jobs; a team-level
- * key sees every job of its team. Anything else — another tenant's job, or an
+ * key sees every job of its team, or, naming one with `projectId` (the rule
+ * of AccessPolicy.actingProject), its project's. Anything else — another tenant's job, or an
  * id that does not exist — is the same 404.
  */
 @Injectable()
@@ -20,6 +21,7 @@ export class JobsService {
   constructor(
     private readonly jobs: JobRepository,
     private readonly transitions: JobTransitions,
+    private readonly access: AccessPolicy,
   ) {}
 
   async get(principal: Principal, jobId: string): Promise<JobView> {
@@ -35,8 +37,12 @@ export class JobsService {
     const pageSize = query.pageSize ?? DEFAULT_PAGE_SIZE;
     const after = query.paginationToken ? decodeCursor(query.paginationToken) : undefined;
     const types = query.types?.length ? query.types : query.type ? [query.type] : undefined;
+    const scope: JobScope =
+      query.projectId === undefined
+        ? scopeOf(principal)
+        : await this.access.actingProject(principal, query.projectId).then(({ teamId, projectId }) => ({ teamId, projectId }));
     const rows = await this.jobs.list(
-      scopeOf(principal),
+      scope,
       {
         types,
         status: query.status,

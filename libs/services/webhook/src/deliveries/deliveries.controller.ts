@@ -1,6 +1,6 @@
-import { Body, Controller, Get, HttpCode, Param, Post, Query, type Type } from '@nestjs/common';
+import { Body, Controller, Get, HttpCode, Post, Query, type Type } from '@nestjs/common';
 import { ApiAcceptedResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
-import { ApiErrorResponses } from '@genasset/http';
+import { ApiErrorResponses, IdParam } from '@genasset/http';
 import { CurrentOwner, WebhookOwnerRoutes, ownerRoutePrefix } from '../owners/webhook-owner.decorators';
 import type { OwnerType, WebhookOwner } from '../owners/webhook-owner';
 import { ListDeliveriesQuery } from './dto/list-deliveries.query';
@@ -39,7 +39,7 @@ function deliveriesController(type: OwnerType): Type<unknown> {
     @ApiErrorResponses(400)
     list(
       @CurrentOwner() owner: WebhookOwner,
-      @Param('webhookEndpointId') endpointId: string,
+      @IdParam('webhookEndpointId') endpointId: string,
       @Query() query: ListDeliveriesQuery,
     ) {
       return this.listDeliveries.execute(owner, endpointId, query);
@@ -53,8 +53,8 @@ function deliveriesController(type: OwnerType): Type<unknown> {
     @ApiOkResponse({ type: WebhookEventResponse })
     get(
       @CurrentOwner() owner: WebhookOwner,
-      @Param('webhookEndpointId') endpointId: string,
-      @Param('eventId') id: string,
+      @IdParam('webhookEndpointId') endpointId: string,
+      @IdParam('eventId') id: string,
     ) {
       return this.getDelivery.execute(owner, endpointId, id);
     }
@@ -72,8 +72,8 @@ function deliveriesController(type: OwnerType): Type<unknown> {
     @ApiErrorResponses(409)
     resend(
       @CurrentOwner() owner: WebhookOwner,
-      @Param('webhookEndpointId') endpointId: string,
-      @Param('eventId') id: string,
+      @IdParam('webhookEndpointId') endpointId: string,
+      @IdParam('eventId') id: string,
     ) {
       return this.resendDelivery.execute(owner, endpointId, id);
     }
@@ -90,7 +90,7 @@ function deliveriesController(type: OwnerType): Type<unknown> {
     @ApiErrorResponses(400, 409)
     recover(
       @CurrentOwner() owner: WebhookOwner,
-      @Param('webhookEndpointId') endpointId: string,
+      @IdParam('webhookEndpointId') endpointId: string,
       @Body() body: RecoverDeliveriesDto,
     ) {
       return this.recoverDeliveries.execute(owner, endpointId, body);

@@ -5,8 +5,8 @@ import {
   UseGuards,
   type ExecutionContext,
 } from '@nestjs/common';
-import { ApiParam } from '@nestjs/swagger';
 import { Authenticated } from '@genasset/auth';
+import { ApiIdParam } from '@genasset/http';
 import { OWNER_TYPE_KEY, WebhookOwnerGuard, type OwnerRequest } from './webhook-owner.guard';
 import type { OwnerType, WebhookOwner } from './webhook-owner';
 
@@ -30,10 +30,10 @@ export function WebhookOwnerRoutes(type: OwnerType): ClassDecorator {
     SetMetadata(OWNER_TYPE_KEY, type),
     Authenticated(),
     UseGuards(WebhookOwnerGuard),
-    ApiParam({
-      name: ownerParam(type),
-      description: type === 'project' ? 'The project owning the endpoints' : 'The team owning the endpoints',
-    }),
+    ApiIdParam(
+      ownerParam(type),
+      type === 'project' ? 'The project owning the endpoints' : 'The team owning the endpoints',
+    ),
   );
 }
 

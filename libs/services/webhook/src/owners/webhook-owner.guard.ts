@@ -1,6 +1,7 @@
 import { Injectable, type CanActivate, type ExecutionContext } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import { AccessPolicy, type Principal } from '@genasset/auth';
+import { checkIdParam } from '@genasset/http';
 import { TEAM_WEBHOOKS_SCOPE, type OwnerType, type WebhookOwner } from './webhook-owner';
 
 export const OWNER_TYPE_KEY = Symbol('webhookOwnerType');
@@ -31,12 +32,13 @@ export class WebhookOwnerGuard implements CanActivate {
     ]);
     if (!type) throw new Error('WebhookOwnerGuard used on a route without @WebhookOwnerRoutes(type)');
     const request = context.switchToHttp().getRequest<OwnerRequest>();
+    // A guard runs before any pipe: the owner id is checked here, by the rule of @IdParam.
     if (type === 'project') {
-      const projectId = request.params.projectId ?? '';
+      const projectId = checkIdParam('projectId', request.params.projectId);
       const caller = await this.access.assertProjectAdmin(request.principal, projectId);
       request.webhookOwner = { type, id: projectId, teamId: caller.teamId };
     } else {
-      const teamId = request.params.teamId ?? '';
+      const teamId = checkIdParam('teamId', request.params.teamId);
       this.access.assertTeamAdminOrScope(request.principal, teamId, TEAM_WEBHOOKS_SCOPE);
       request.webhookOwner = { type, id: teamId, teamId };
     }

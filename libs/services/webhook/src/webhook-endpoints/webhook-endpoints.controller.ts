@@ -1,6 +1,6 @@
-import { Body, Controller, Delete, Get, HttpCode, Param, Post, Put, type Type } from '@nestjs/common';
+import { Body, Controller, Delete, Get, HttpCode, Post, Put, type Type } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
-import { ApiErrorResponses } from '@genasset/http';
+import { ApiErrorResponses, IdParam } from '@genasset/http';
 import { CurrentOwner, WebhookOwnerRoutes, ownerRoutePrefix } from '../owners/webhook-owner.decorators';
 import type { OwnerType, WebhookOwner } from '../owners/webhook-owner';
 import { CreateWebhookEndpoint } from './create-webhook-endpoint.use-case';
@@ -71,7 +71,7 @@ function webhookEndpointsController(type: OwnerType): Type<unknown> {
     @ApiErrorResponses(400, 409, 422)
     update(
       @CurrentOwner() owner: WebhookOwner,
-      @Param('webhookEndpointId') id: string,
+      @IdParam('webhookEndpointId') id: string,
       @Body() body: UpdateWebhookEndpointDto,
     ) {
       return this.updateEndpoint.execute(owner, id, body);
@@ -83,7 +83,7 @@ function webhookEndpointsController(type: OwnerType): Type<unknown> {
       summary: `Delete a ${type} webhook endpoint with its delivery log`,
     })
     @ApiOkResponse({ description: 'Deleted: an empty object', schema: { type: 'object', properties: {} } })
-    delete(@CurrentOwner() owner: WebhookOwner, @Param('webhookEndpointId') id: string) {
+    delete(@CurrentOwner() owner: WebhookOwner, @IdParam('webhookEndpointId') id: string) {
       return this.deleteEndpoint.execute(owner, id);
     }
   }

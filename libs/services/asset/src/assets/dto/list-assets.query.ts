@@ -2,6 +2,7 @@ import { ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import { IsIn, IsInt, IsISO8601, IsOptional, IsString, Matches, Max, MaxLength, Min } from 'class-validator';
 import { ASSET_PRIVACIES } from '@genasset/contracts';
+import { ProjectIdQuery } from '@genasset/auth';
 import { ASSET_ID_PATTERN, FOREIGN_ID } from '../../core/asset-ids';
 import { ASSET_TYPES } from '../../core/asset-types';
 
@@ -113,9 +114,7 @@ export class ListAssetsQuery extends PublicAssetListQuery {
   @Matches(FOREIGN_ID, { message: 'collectionId is not a valid id' })
   collectionId?: string;
 
-  @ApiPropertyOptional({ description: 'Team-level API keys: the project to act on' })
-  @IsOptional()
-  @Matches(FOREIGN_ID, { message: 'projectId is not a valid id' })
+  @ProjectIdQuery('whose assets to list')
   projectId?: string;
 }
 

@@ -1,6 +1,6 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
-import { IsIn, IsOptional, Matches } from 'class-validator';
-import { FOREIGN_ID } from './fields';
+import { IsIn, IsOptional } from 'class-validator';
+import { ProjectIdQuery } from '@genasset/auth';
 
 /** Values of `dryRun` (a string upstream): anything else is refused rather than read as false and charged. */
 export const DRY_RUN_VALUES = ['true', 'false', '1', '0'] as const;
@@ -20,11 +20,7 @@ export class GenerateQuery {
   @IsIn(DRY_RUN_VALUES, { message: 'dryRun must be true or false (or 1 or 0)' })
   dryRun?: string;
 
-  @ApiPropertyOptional({
-    description: 'Team-level API keys: the project to generate in (project keys may omit it)',
-  })
-  @IsOptional()
-  @Matches(FOREIGN_ID, { message: 'projectId is not a valid id' })
+  @ProjectIdQuery('to generate in')
   projectId?: string;
 }
 

@@ -1,7 +1,7 @@
-import { Body, Controller, HttpCode, Param, Post, Query } from '@nestjs/common';
+import { Body, Controller, HttpCode, Post, Query } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { Authenticated, CurrentPrincipal, type Principal } from '@genasset/auth';
-import { ApiErrorResponses } from '@genasset/http';
+import { ApiErrorResponses, IdParam } from '@genasset/http';
 import { ProjectScopes } from '../../generate/project-scope';
 import { ModelsQuery } from '../dto/model.dto';
 import { ModelResponse } from '../dto/model-responses.dto';
@@ -24,7 +24,7 @@ export class ModelCopyController {
   @ApiOkResponse({ type: ModelResponse })
   async copy(
     @CurrentPrincipal() p: Principal,
-    @Param('modelId') modelId: string,
+    @IdParam('modelId') modelId: string,
     @Query() query: ModelsQuery,
     @Body() body: CopyModelBody,
   ) {
@@ -37,7 +37,7 @@ export class ModelCopyController {
   @ApiOkResponse({ type: ModelResponse })
   async transfer(
     @CurrentPrincipal() p: Principal,
-    @Param('modelId') modelId: string,
+    @IdParam('modelId') modelId: string,
     @Query() query: ModelsQuery,
     @Body() body: TransferModelBody,
   ) {

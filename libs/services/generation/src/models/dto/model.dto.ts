@@ -16,7 +16,7 @@ import {
   Min,
   MinLength,
 } from 'class-validator';
-import { FOREIGN_ID } from '../../generate/dto/fields';
+import { ProjectIdQuery } from '@genasset/auth';
 import {
   MODEL_CAPABILITIES,
   MODEL_LIMITS,
@@ -27,9 +27,7 @@ import {
 
 /** `?projectId=` for team-level keys, and `originalAssets` (accepted; training image URLs are originals). */
 export class ModelsQuery {
-  @ApiPropertyOptional({ description: 'Team-level API keys: the project (project keys may omit it)' })
-  @IsOptional()
-  @Matches(FOREIGN_ID, { message: 'projectId is not a valid id' })
+  @ProjectIdQuery('whose models to use')
   projectId?: string;
 
   @ApiPropertyOptional({ enum: ['true', 'false'] })

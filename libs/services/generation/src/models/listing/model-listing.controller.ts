@@ -1,7 +1,7 @@
-import { Body, Controller, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
+import { Body, Controller, Get, HttpCode, Post, Query } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { Authenticated, CurrentPrincipal, type Principal } from '@genasset/auth';
-import { ApiErrorResponses } from '@genasset/http';
+import { ApiErrorResponses, IdParam } from '@genasset/http';
 import { ProjectScopes } from '../../generate/project-scope';
 import { ModelsQuery } from '../dto/model.dto';
 import { ModelListResponse, ModelResponse } from '../dto/model-responses.dto';
@@ -29,7 +29,7 @@ export class ModelListingController {
   @ApiOperation({ operationId: 'GetPublicModelsByModelId', summary: 'A public model (no credentials needed)' })
   @ApiOkResponse({ type: ModelResponse })
   @ApiErrorResponses(400, 404)
-  getPublic(@Param('modelId') modelId: string) {
+  getPublic(@IdParam('modelId') modelId: string) {
     return this.listing.getPublic(modelId);
   }
 

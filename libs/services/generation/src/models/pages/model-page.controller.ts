@@ -1,7 +1,7 @@
-import { Body, Controller, Get, Param, Put, Query } from '@nestjs/common';
+import { Body, Controller, Get, Put, Query } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { Authenticated, CurrentPrincipal, type Principal } from '@genasset/auth';
-import { ApiErrorResponses } from '@genasset/http';
+import { ApiErrorResponses, IdParam } from '@genasset/http';
 import { ProjectScopes } from '../../generate/project-scope';
 import { ModelsQuery } from '../dto/model.dto';
 import { ModelPageService } from './model-page.service';
@@ -20,7 +20,7 @@ export class ModelPageController {
   @Get('description')
   @ApiOperation({ operationId: 'GetModelsDescriptionByModelId', summary: 'The markdown description of a model' })
   @ApiOkResponse({ type: ModelDescriptionResponse })
-  async description(@CurrentPrincipal() p: Principal, @Param('modelId') modelId: string, @Query() query: ModelsQuery) {
+  async description(@CurrentPrincipal() p: Principal, @IdParam('modelId') modelId: string, @Query() query: ModelsQuery) {
     return this.pages.description(await this.scopes.resolve(p, query.projectId), modelId);
   }
 
@@ -29,7 +29,7 @@ export class ModelPageController {
   @ApiOkResponse({ type: ModelDescriptionResponse })
   async setDescription(
     @CurrentPrincipal() p: Principal,
-    @Param('modelId') modelId: string,
+    @IdParam('modelId') modelId: string,
     @Query() query: ModelsQuery,
     @Body() body: PutDescriptionBody,
   ) {
@@ -39,7 +39,7 @@ export class ModelPageController {
   @Get('examples')
   @ApiOperation({ operationId: 'GetModelsExamplesByModelId', summary: 'The example assets of a model' })
   @ApiOkResponse({ type: ModelExamplesResponse })
-  async examples(@CurrentPrincipal() p: Principal, @Param('modelId') modelId: string, @Query() query: ModelsQuery) {
+  async examples(@CurrentPrincipal() p: Principal, @IdParam('modelId') modelId: string, @Query() query: ModelsQuery) {
     return this.pages.examples(await this.scopes.resolve(p, query.projectId), modelId);
   }
 
@@ -48,7 +48,7 @@ export class ModelPageController {
   @ApiOkResponse({ type: ModelExamplesResponse })
   async setExamples(
     @CurrentPrincipal() p: Principal,
-    @Param('modelId') modelId: string,
+    @IdParam('modelId') modelId: string,
     @Query() query: ModelsQuery,
     @Body() body: PutExamplesBody,
   ) {

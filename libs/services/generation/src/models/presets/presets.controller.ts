@@ -1,7 +1,7 @@
-import { Body, Controller, Delete, Get, HttpCode, Param, Post, Put, Query } from '@nestjs/common';
+import { Body, Controller, Delete, Get, HttpCode, Post, Put, Query } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { Authenticated, CurrentPrincipal, type Principal } from '@genasset/auth';
-import { ApiErrorResponses } from '@genasset/http';
+import { ApiErrorResponses, IdParam } from '@genasset/http';
 import { ProjectScopes } from '../../generate/project-scope';
 import { ModelsQuery } from '../dto/model.dto';
 import { ModelEmptyResponse } from '../dto/model-responses.dto';
@@ -21,7 +21,7 @@ export class PresetsController {
   @Get()
   @ApiOperation({ operationId: 'GetModelPresetsByModelId', summary: 'The presets of a model' })
   @ApiOkResponse({ type: ModelPresetsResponse })
-  async list(@CurrentPrincipal() p: Principal, @Param('modelId') modelId: string, @Query() query: ModelsQuery) {
+  async list(@CurrentPrincipal() p: Principal, @IdParam('modelId') modelId: string, @Query() query: ModelsQuery) {
     return this.presets.list(await this.scopes.resolve(p, query.projectId), modelId);
   }
 
@@ -31,7 +31,7 @@ export class PresetsController {
   @ApiOkResponse({ type: ModelPresetResponse })
   async create(
     @CurrentPrincipal() p: Principal,
-    @Param('modelId') modelId: string,
+    @IdParam('modelId') modelId: string,
     @Query() query: ModelsQuery,
     @Body() body: CreatePresetBody,
   ) {
@@ -43,8 +43,8 @@ export class PresetsController {
   @ApiOkResponse({ type: ModelPresetResponse })
   async update(
     @CurrentPrincipal() p: Principal,
-    @Param('modelId') modelId: string,
-    @Param('presetId') presetId: string,
+    @IdParam('modelId') modelId: string,
+    @IdParam('presetId') presetId: string,
     @Query() query: ModelsQuery,
     @Body() body: UpdatePresetBody,
   ) {
@@ -56,8 +56,8 @@ export class PresetsController {
   @ApiOkResponse({ type: ModelEmptyResponse, description: '{}' })
   async delete(
     @CurrentPrincipal() p: Principal,
-    @Param('modelId') modelId: string,
-    @Param('presetId') presetId: string,
+    @IdParam('modelId') modelId: string,
+    @IdParam('presetId') presetId: string,
     @Query() query: ModelsQuery,
   ) {
     return this.presets.delete(await this.scopes.resolve(p, query.projectId), modelId, presetId);

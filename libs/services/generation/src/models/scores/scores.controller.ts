@@ -1,8 +1,8 @@
-import { Controller, Get, Param, Query } from '@nestjs/common';
+import { Controller, Get, Query } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiPropertyOptional, ApiTags } from '@nestjs/swagger';
 import { IsOptional, IsString, MaxLength } from 'class-validator';
 import { Authenticated, CurrentPrincipal, type Principal } from '@genasset/auth';
-import { ApiErrorResponses } from '@genasset/http';
+import { ApiErrorResponses, IdParam } from '@genasset/http';
 import { ProjectScopes } from '../../generate/project-scope';
 import { ModelsQuery } from '../dto/model.dto';
 import { ScoresService } from './scores.service';
@@ -30,14 +30,14 @@ export class ScoresController {
   @Get('training-dataset')
   @ApiOperation({ operationId: 'GetModelsScoresTrainingDatasetByModelId', summary: 'How well the training images may train (docs/models.md)' })
   @ApiOkResponse({ ...OPEN, description: '{ modelId, score, status, details, assetsWarnings?, assetCouplesWarnings? }' })
-  async dataset(@CurrentPrincipal() p: Principal, @Param('modelId') modelId: string, @Query() query: ModelsQuery) {
+  async dataset(@CurrentPrincipal() p: Principal, @IdParam('modelId') modelId: string, @Query() query: ModelsQuery) {
     return this.scores.dataset(await this.scopes.resolve(p, query.projectId), modelId);
   }
 
   @Get('prompt')
   @ApiOperation({ operationId: 'GetModelsScoresPromptByModelId', summary: 'How well a prompt fits the model (docs/models.md)' })
   @ApiOkResponse({ ...OPEN, description: '{ modelId, score, status, details, syntaxError? }' })
-  async prompt(@CurrentPrincipal() p: Principal, @Param('modelId') modelId: string, @Query() query: PromptScoreQuery) {
+  async prompt(@CurrentPrincipal() p: Principal, @IdParam('modelId') modelId: string, @Query() query: PromptScoreQuery) {
     return this.scores.prompt(await this.scopes.resolve(p, query.projectId), modelId, query.prompt);
   }
 }

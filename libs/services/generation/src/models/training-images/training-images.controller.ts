@@ -1,7 +1,7 @@
-import { Body, Controller, Delete, Param, Put, Query } from '@nestjs/common';
+import { Body, Controller, Delete, Put, Query } from '@nestjs/common';
 import { ApiBody, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { Authenticated, CurrentPrincipal, type Principal } from '@genasset/auth';
-import { ApiErrorResponses } from '@genasset/http';
+import { ApiErrorResponses, IdParam } from '@genasset/http';
 import { ProjectScopes } from '../../generate/project-scope';
 import { ModelsQuery } from '../dto/model.dto';
 import { ModelEmptyResponse } from '../dto/model-responses.dto';
@@ -30,7 +30,7 @@ export class TrainingImagesController {
   @ApiOkResponse({ type: TrainingImagePairsResponse })
   async pairs(
     @CurrentPrincipal() p: Principal,
-    @Param('modelId') modelId: string,
+    @IdParam('modelId') modelId: string,
     @Query() query: ModelsQuery,
     // An array body: checked field by field in the service (checkPairs), naming `[i].field`.
     @Body() body: unknown,
@@ -43,8 +43,8 @@ export class TrainingImagesController {
   @ApiOkResponse({ type: ReplaceTrainingImageResponse })
   async replace(
     @CurrentPrincipal() p: Principal,
-    @Param('modelId') modelId: string,
-    @Param('trainingImageId') trainingImageId: string,
+    @IdParam('modelId') modelId: string,
+    @IdParam('trainingImageId') trainingImageId: string,
     @Query() query: ModelsQuery,
     @Body() body: ReplaceTrainingImageBody,
   ) {
@@ -54,7 +54,7 @@ export class TrainingImagesController {
   @Delete('images')
   @ApiOperation({ operationId: 'DeleteModelsImagesByModelId', summary: 'Remove training images by asset id (the assets stay)' })
   @ApiOkResponse({ type: ModelEmptyResponse, description: '{}' })
-  async remove(@CurrentPrincipal() p: Principal, @Param('modelId') modelId: string, @Query() query: DeleteImagesQuery) {
+  async remove(@CurrentPrincipal() p: Principal, @IdParam('modelId') modelId: string, @Query() query: DeleteImagesQuery) {
     return this.images.remove(await this.scopes.resolve(p, query.projectId), modelId, query.ids);
   }
 }

@@ -1,7 +1,7 @@
-import { Body, Controller, Get, Param, Put } from '@nestjs/common';
+import { Body, Controller, Get, Put } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { AccessPolicy, Authenticated, CurrentPrincipal, type Principal } from '@genasset/auth';
-import { ApiErrorResponses } from '@genasset/http';
+import { ApiErrorResponses, IdParam } from '@genasset/http';
 import { CreditAlertSettings } from './credit-alert-settings';
 import { CreditAlertsResponse, PutCreditAlertsDto } from './dto/credit-alerts.dto';
 
@@ -21,7 +21,7 @@ export class CreditAlertsController {
     summary: 'The team’s credit alert thresholds and their state in the current period (team admins)',
   })
   @ApiOkResponse({ type: CreditAlertsResponse })
-  get(@CurrentPrincipal() principal: Principal, @Param('teamId') teamId: string) {
+  get(@CurrentPrincipal() principal: Principal, @IdParam('teamId') teamId: string) {
     this.access.assertTeamAdminOrScope(principal, teamId);
     return this.settings.get(teamId);
   }
@@ -36,7 +36,7 @@ export class CreditAlertsController {
   @ApiErrorResponses(400)
   put(
     @CurrentPrincipal() principal: Principal,
-    @Param('teamId') teamId: string,
+    @IdParam('teamId') teamId: string,
     @Body() body: PutCreditAlertsDto,
   ) {
     this.access.assertTeamAdminOrScope(principal, teamId);

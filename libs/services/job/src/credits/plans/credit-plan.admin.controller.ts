@@ -1,6 +1,6 @@
-import { Body, Controller, Param, Put, UseGuards } from '@nestjs/common';
+import { Body, Controller, Put, UseGuards } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
-import { ApiError, ApiErrorResponses } from '@genasset/http';
+import { ApiError, ApiErrorResponses, IdParam } from '@genasset/http';
 import type { CreditUsageView } from '../usage/credit-usage';
 import { CreditUsageResponse } from '../usage/dto/credit-usage.response';
 import { AdminTokenGate } from './admin-token.gate';
@@ -27,7 +27,7 @@ export class CreditPlanAdminController {
     summary: "Set a team's creative units for a billing period; answers the team's usage in it",
   })
   @ApiOkResponse({ type: CreditUsageResponse })
-  put(@Param('teamId') teamId: string, @Body() body: PutCreditPlanDto): Promise<CreditUsageView> {
+  put(@IdParam('teamId') teamId: string, @Body() body: PutCreditPlanDto): Promise<CreditUsageView> {
     if (!TEAM_ID.test(teamId)) throw ApiError.notFound(`team ${teamId} not found`);
     return this.putPlan.execute({
       teamId,

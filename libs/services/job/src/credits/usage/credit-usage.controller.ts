@@ -1,7 +1,7 @@
-import { Controller, Get, Param } from '@nestjs/common';
+import { Controller, Get } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { Authenticated, CurrentPrincipal, type Principal } from '@genasset/auth';
-import { ApiErrorResponses } from '@genasset/http';
+import { ApiErrorResponses, IdParam } from '@genasset/http';
 import { assertTeamOrProjectAdmin } from '../team-access';
 import { CreditUsage } from './credit-usage';
 import { CreditUsageResponse } from './dto/credit-usage.response';
@@ -20,7 +20,7 @@ export class CreditUsageController {
       'Creative units of the team’s current billing period: total, used, remaining (team or project admins)',
   })
   @ApiOkResponse({ type: CreditUsageResponse })
-  get(@CurrentPrincipal() principal: Principal, @Param('teamId') teamId: string) {
+  get(@CurrentPrincipal() principal: Principal, @IdParam('teamId') teamId: string) {
     assertTeamOrProjectAdmin(principal, teamId);
     return this.usage.of(teamId);
   }

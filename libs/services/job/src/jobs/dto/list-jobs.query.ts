@@ -1,13 +1,17 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
 import { Transform, Type } from 'class-transformer';
 import { IsArray, IsIn, IsInt, IsNotEmpty, IsOptional, IsString, Max, MaxLength, Min } from 'class-validator';
+import { ProjectIdQuery } from '@genasset/auth';
 import { JOB_STATUSES, JOB_TYPES, type JobStatus } from '@genasset/contracts';
 
 export const DEFAULT_PAGE_SIZE = 10;
 export const MAX_PAGE_SIZE = 200;
 
-/** `GET /v1/jobs` query: the upstream filters (`GetJobs`). */
+/** `GET /v1/jobs` query: the upstream filters (`GetJobs`), and `projectId` as on every list route. */
 export class ListJobsQuery {
+  @ProjectIdQuery('whose jobs to list', 'a team-level API key without it lists every job of its team')
+  projectId?: string;
+
   @ApiPropertyOptional({ enum: JOB_TYPES, description: 'Jobs of this type. Ignored when `types` is given.' })
   @IsOptional()
   @IsIn(JOB_TYPES as unknown as string[])

@@ -1,0 +1,34 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { ApiError } from '../errors/api-error';
+import { JSON_MEDIA_TYPE, parseJsonBody } from './json-body';
+
+/**
+ * The app's request body parsers, replacing Fastify's and Nest's: JSON only
+ * (see parseJsonBody), and for any other media type a 415 naming
+ * application/json, answered without reading the body. Form posts and
+ * `curl -d` (application/x-www-form-urlencoded) were parsed into an object
+ * whose one key was the whole body, and text/plain into a string. A body-less
+ * request says nothing about its type, so an empty body of any type is no body.
+ * A route that reads another type registers its own parser for it: specific
+ * types take precedence over the catch-all.
+ */
+export function registerBodyParsers(fastify: FastifyInstance): void {
+  fastify.removeAllContentTypeParsers();
+  fastify.addContentTypeParser(JSON_MEDIA_TYPE, { parseAs: 'string' }, (_request, text, done) => {
+    try {
+      done(null, parseJsonBody(text as string));
+    } catch (error) {
+      done(error as Error, undefined);
+    }
+  });
+  fastify.addContentTypeParser('*', (request: FastifyRequest, _payload, done) => {
+    if (hasNoBody(request)) return done(null, undefined);
+    done(ApiError.unsupportedMediaType(JSON_MEDIA_TYPE, request.headers['content-type']), undefined);
+  });
+}
+
+/** Without Content-Length or Transfer-Encoding a request has no body (RFC 9112 §6.3). */
+function hasNoBody(request: FastifyRequest): boolean {
+  const length = request.headers['content-length'];
+  return length === '0' || (length === undefined && request.headers['transfer-encoding'] === undefined);
+}
