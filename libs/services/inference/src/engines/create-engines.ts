@@ -5,6 +5,7 @@ import type { Engine } from './engine';
 import { EngineRegistry, parseEngineOverrides } from './engine-registry';
 import { ComfyuiEngine } from './comfyui/comfyui.engine';
 import { OpenaiEngine } from './openai/openai.engine';
+import { ReplicateEngine } from './replicate/replicate.engine';
 import { HttpEngine } from './http/http.engine';
 import { ImageEngine } from './image/image.engine';
 import { CLASSICAL_MODALITIES } from './image/detect';
@@ -44,7 +45,13 @@ export function createEngineRegistry(
   }
   const overrides = new Map<string, string>();
   for (const backend of backends) {
-    engines.push(backend.type === 'comfyui' ? new ComfyuiEngine(backend) : new OpenaiEngine(backend));
+    engines.push(
+      backend.type === 'comfyui'
+        ? new ComfyuiEngine(backend)
+        : backend.type === 'openai'
+          ? new OpenaiEngine(backend)
+          : new ReplicateEngine(backend),
+    );
     for (const route of backend.routes) overrides.set(route, backend.name);
   }
   for (const [route, engine] of parseEngineOverrides(
