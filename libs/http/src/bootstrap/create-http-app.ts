@@ -50,7 +50,8 @@ export async function createHttpApp(
     logLevel: options.logLevel,
     destination: options.logDestination,
   });
-  const app = await NestFactory.create<NestFastifyApplication>(module, adapter, { bufferLogs: true });
+  // rawBody: request.rawBody keeps the bytes, for routes that check a signature over them (backend callbacks).
+  const app = await NestFactory.create<NestFastifyApplication>(module, adapter, { bufferLogs: true, rawBody: true });
   app.useLogger(app.get(Logger));
   app.flushLogs();
 

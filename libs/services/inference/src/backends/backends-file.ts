@@ -109,6 +109,12 @@ export function loadBackendsFile(path: string, env: NodeJS.ProcessEnv = process.
     );
     const absolute = (files: Record<string, string>) =>
       Object.fromEntries(Object.entries(files).map(([r, file]) => [r, resolve(base, file)]));
+    if (config.type === 'replicate') {
+      const webhookSecret = config.webhookSecretEnv ? env[config.webhookSecretEnv] : undefined;
+      if (config.webhookSecretEnv && !webhookSecret)
+        found.push(`${path}: backends.${name}.webhookSecretEnv: the environment variable ${config.webhookSecretEnv} is not set`);
+      return { ...config, name, headers, webhookSecret };
+    }
     if (config.type !== 'comfyui') return { ...config, name, headers };
     return {
       ...config,

@@ -75,4 +75,9 @@ export const replicateBackend = z
   });
 
 export type CogBackendConfig = z.infer<typeof cogBackend> & { name: string; headers: Record<string, string> };
-export type ReplicateBackendConfig = z.infer<typeof replicateBackend> & { name: string; headers: Record<string, string> };
+export type ReplicateBackendConfig = z.infer<typeof replicateBackend> & {
+  name: string;
+  headers: Record<string, string>;
+  /** Resolved from webhookSecretEnv (a secret: never logged). */
+  webhookSecret?: string;
+};

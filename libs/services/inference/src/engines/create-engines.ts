@@ -6,6 +6,7 @@ import { EngineRegistry, parseEngineOverrides } from './engine-registry';
 import { ComfyuiEngine } from './comfyui/comfyui.engine';
 import { OpenaiEngine } from './openai/openai.engine';
 import { ReplicateEngine } from './replicate/replicate.engine';
+import { BackendCallbacks } from '../callbacks/backend-callbacks';
 import { HttpEngine } from './http/http.engine';
 import { ImageEngine } from './image/image.engine';
 import { CLASSICAL_MODALITIES } from './image/detect';
@@ -23,6 +24,8 @@ export function createEngineRegistry(
   config: InferenceConfig,
   env: NodeJS.ProcessEnv = process.env,
   backends: readonly BackendConfig[] = config.INFERENCE_BACKENDS_FILE ? loadBackendsFile(config.INFERENCE_BACKENDS_FILE, env) : [],
+  /** Where backend callbacks are signed and handed over (the module's; a fresh one in tools and tests). */
+  callbacks = new BackendCallbacks(config.INFERENCE_CALLBACK_SECRET),
 ): EngineRegistry {
   RASTER_LIMITS.maxPixels = config.INFERENCE_MAX_PIXELS;
   const preview = new PreviewEngine();
@@ -50,7 +53,7 @@ export function createEngineRegistry(
         ? new ComfyuiEngine(backend)
         : backend.type === 'openai'
           ? new OpenaiEngine(backend)
-          : new ReplicateEngine(backend),
+          : new ReplicateEngine(backend, callbacks),
     );
     for (const route of backend.routes) overrides.set(route, backend.name);
   }

@@ -1,4 +1,5 @@
 import type { ReplicateBackendConfig } from '../../backends/replicate-backend';
+import type { BackendCallbacks } from '../../callbacks/backend-callbacks';
 import type { BackendHttp } from '../backend/backend-http';
 
 /** A prediction as Cog and Replicate describe it (cog docs/http.md; Replicate's HTTP API "predictions.get"). */
@@ -30,19 +31,25 @@ export class ReplicateApi {
   constructor(
     readonly http: BackendHttp,
     private readonly config: ReplicateBackendConfig,
+    private readonly callbacks: BackendCallbacks,
   ) {}
 
-  /** The webhook a prediction carries: our callback route, its path naming the submission (the marker found after a crash). */
-  webhookFor(submission: string): string {
+  /**
+   * The webhook a prediction carries: our callback route, its path naming the submission (the
+   * marker found after a crash), its query signed for the job (when callbacks are on).
+   */
+  webhookFor(submission: string, jobId: string): string {
     const base = this.config.callbackUrl;
-    return new URL(`v1/backend-callbacks/${this.config.name}/${submission}`, base.endsWith('/') ? base : `${base}/`).toString();
+    const url = new URL(`v1/backend-callbacks/${this.config.name}/${submission}`, base.endsWith('/') ? base : `${base}/`);
+    url.search = this.callbacks.query(this.config.name, submission, jobId, this.config.timeouts.job);
+    return url.toString();
   }
 
   /** POST /predictions {version} for a pinned version, else POST /models/{owner}/{name}/predictions (the model's latest). */
-  async create(route: string, input: Record<string, unknown>, submission: string, signal: AbortSignal): Promise<Prediction> {
+  async create(route: string, input: Record<string, unknown>, submission: string, jobId: string, signal: AbortSignal): Promise<Prediction> {
     const ref = this.config.models[route];
     const [model, version] = ref.includes('/') ? ref.split(':') : [undefined, ref];
-    const webhook = this.webhookFor(submission);
+    const webhook = this.webhookFor(submission, jobId);
     const body = { ...(version ? { version } : {}), input, webhook, webhook_events_filter: ['start', 'completed'] };
     const path = version ? 'predictions' : `models/${model}/predictions`;
     const call = `POST /${path}`;
@@ -68,7 +75,7 @@ export class ReplicateApi {
     for (let page = 0; path && page < FIND_PAGES; page++) {
       const body = (await this.http.json('GET /predictions', path)) as { results?: Prediction[]; next?: string | null };
       if (!Array.isArray(body?.results)) throw this.http.invalid('GET /predictions', 'no results');
-      const found = body.results.find((p) => typeof p.webhook === 'string' && p.webhook.includes(`/${submission}`));
+      const found = body.results.find((p) => typeof p.webhook === 'string' && new URL(p.webhook).pathname.endsWith(`/${submission}`));
       if (found) return found;
       path = body.next ?? undefined;
     }

@@ -1,6 +1,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { describeBackend } from '../../backends/backends-file';
 import type { CogBackendConfig, ReplicateBackendConfig } from '../../backends/replicate-backend';
+import { BackendCallbacks } from '../../callbacks/backend-callbacks';
 import { BackendHttp } from '../backend/backend-http';
 import { runOnce, Slots, type BackendEngine, type BackendTask, type TaskWhereabouts } from '../backend-engine';
 import { EngineAborted, EngineError, type EngineContext, type EngineJob, type EngineResult } from '../engine';
@@ -31,7 +32,10 @@ export class ReplicateEngine implements BackendEngine {
   private readonly cog?: CogApi;
   private readonly slots: Slots;
 
-  constructor(readonly config: ReplicateBackendConfig | CogBackendConfig) {
+  constructor(
+    readonly config: ReplicateBackendConfig | CogBackendConfig,
+    private readonly callbacks = new BackendCallbacks(),
+  ) {
     this.name = config.name;
     this.type = config.type;
     this.http = new BackendHttp({
@@ -40,7 +44,7 @@ export class ReplicateEngine implements BackendEngine {
       headers: config.headers,
       requestTimeoutMs: config.timeouts.request,
     });
-    if (config.type === 'replicate') this.replicate = new ReplicateApi(this.http, config);
+    if (config.type === 'replicate') this.replicate = new ReplicateApi(this.http, config, callbacks);
     else this.cog = new CogApi(this.http, config);
     this.slots = new Slots(config.concurrency);
   }
@@ -62,7 +66,7 @@ export class ReplicateEngine implements BackendEngine {
     if (!this.replicate) return submission;
     const route = routeOf(job.mode, job.input);
     const { input } = await predictionInput(job, ctx, route, this.config.inputs);
-    return (await this.replicate.create(route, input, submission, ctx.signal)).id;
+    return (await this.replicate.create(route, input, submission, job.jobId, ctx.signal)).id;
   }
 
   async locate(task: BackendTask): Promise<TaskWhereabouts> {
@@ -75,7 +79,7 @@ export class ReplicateEngine implements BackendEngine {
   async collect(job: EngineJob, ctx: EngineContext, task: Required<BackendTask>): Promise<EngineResult> {
     const route = routeOf(job.mode, job.input);
     const deadline = Date.now() + this.config.timeouts.job;
-    const prediction = this.replicate ? await this.poll(task.handle, ctx, deadline) : await this.putUntilDone(job, ctx, route, task.submission, deadline);
+    const prediction = this.replicate ? await this.poll(task, ctx, deadline) : await this.putUntilDone(job, ctx, route, task.submission, deadline);
     if (prediction.status === 'failed' || prediction.status === 'aborted')
       throw new EngineError(`${this.http.label} failed prediction ${prediction.id}: ${predictionError(prediction)}`);
     if (prediction.status === 'canceled') throw new EngineError(`${this.http.label} canceled prediction ${prediction.id}`);
@@ -118,14 +122,18 @@ export class ReplicateEngine implements BackendEngine {
     return Math.min(this.config.timeouts.request, 10_000);
   }
 
-  /** Polls GET /predictions/{id} until the prediction ends, reporting the progress its logs show. */
-  private async poll(id: string, ctx: EngineContext, deadline: number): Promise<Prediction> {
+  /**
+   * Polls GET /predictions/{id} until the prediction ends, reporting the progress its logs show. A
+   * callback (backend-callback.controller.ts) cuts the wait short: the same GET then reads the news.
+   */
+  private async poll(task: Required<BackendTask>, ctx: EngineContext, deadline: number): Promise<Prediction> {
+    const id = task.handle;
     for (;;) {
       const prediction = await this.replicate!.get(id, ctx.signal);
       if (!prediction) throw new EngineError(`${this.http.label} lost the job: it no longer knows prediction ${id}`);
       if (FINAL.has(prediction.status)) return prediction;
       this.report(prediction, ctx);
-      await this.wait(id, ctx, deadline);
+      await this.wait(id, ctx, deadline, task.submission);
     }
   }
 
@@ -149,13 +157,14 @@ export class ReplicateEngine implements BackendEngine {
   }
 
   /** Waits a poll interval; past the deadline the prediction is canceled and the job fails. */
-  private async wait(id: string, ctx: EngineContext, deadline: number): Promise<void> {
+  private async wait(id: string, ctx: EngineContext, deadline: number, submission?: string): Promise<void> {
     if (Date.now() > deadline) {
       await (this.cog ?? this.replicate!).cancel(id).catch(() => undefined);
       throw new EngineError(`${this.http.label} did not finish prediction ${id} within ${Math.round(this.config.timeouts.job / 1000)} s; it was canceled`);
     }
-    await sleep(this.config.pollInterval, undefined, { signal: ctx.signal }).catch(() => {
-      throw new EngineAborted();
-    });
+    const interval = Math.min(this.config.pollInterval, Math.max(0, deadline - Date.now()) + 10);
+    if (submission) await this.callbacks.wait(submission, interval, ctx.signal);
+    else await sleep(interval, undefined, { signal: ctx.signal }).catch(() => undefined);
+    if (ctx.signal.aborted) throw new EngineAborted();
   }
 }
