@@ -163,4 +163,44 @@ describe('inference-worker: Replicate and Cog backends', () => {
     expect(done.status).toBe('failure');
     expect(done.metadata.output.errorMessage).toMatch(/^the cog backend cog1 refused PUT \/predictions\/\{id\} \(HTTP 422: /);
   });
+  const picture = async () =>
+    `data:image/png;base64,${(await sharp({ create: { width: 8, height: 8, channels: 3, background: '#123456' } }).png().toBuffer()).toString('base64')}`;
+
+  it('/readyz: a Cog container whose setup failed is not ready, and says so', async () => {
+    cog.health = 'SETUP_FAILED';
+    try {
+      const ready = await harness.request('GET', '/readyz');
+      expect({ status: ready.status, check: ready.body.checks['backend:cog1'] }).toEqual({ status: 503, check: 'the container is SETUP_FAILED' });
+    } finally {
+      cog.health = 'READY';
+    }
+  });
+
+  it('a cancel reaches Cog: the held PUT is dropped and POST /predictions/{id}/cancel stops the prediction', async () => {
+    cog.fail('never-ends');
+    const body = await harness.generate(tenant, 'upscale', { image: await picture() });
+    const jobId = body.job.jobId as string;
+    const put = await waitFor(() => cog.requests.find((r) => r.method === 'PUT' && cog.predictions.all.get(r.body.id as string)?.status === 'processing'), {
+      what: 'the prediction running on Cog',
+    });
+    const cancel = await harness.request('POST', `/v1/jobs/${jobId}/action`, { auth: tenant.auth.projectMember, body: { action: 'cancel' } });
+    expect(cancel.status).toBe(200);
+    await waitFor(() => cog.predictions.canceled.includes(put.body.id as string), { what: 'the prediction canceled on Cog' });
+    expect((await harness.finalJob(tenant, jobId)).status).toBe('canceled');
+  });
+
+  it.each([
+    ['http-5xx', /^upscale failed after 2 attempts: the cog backend cog1 failed \(PUT \/predictions\/\{id\}: HTTP 500: Internal Server Error\)$/],
+    ['malformed', /^the cog backend cog1 answered PUT \/predictions\/\{id\} with an invalid body: expected JSON$/],
+    ['down', /^upscale failed after 2 attempts: the cog backend cog1 could not be reached$/],
+    ['prediction-fails', /^the cog backend cog1 failed prediction [0-9a-f-]{36}: CUDA out of memory\. Tried to allocate 2\.00 GiB$/],
+  ] as const)('Cog %s fails the job with a readable reason and refunds its units', async (mode, reason) => {
+    cog.fail(mode);
+    const before = await usage();
+    const body = await harness.generate(tenant, 'upscale', { image: await picture() });
+    const done = await harness.finalJob(tenant, body.job.jobId);
+    expect(done.status).toBe('failure');
+    expect(done.metadata.output.errorMessage).toMatch(reason);
+    await waitFor(async () => (await usage()) === before, { what: 'the refund' });
+  });
 });
