@@ -17,7 +17,7 @@ import {
   type K8sObject,
 } from './support/kustomize';
 import { normalizeUri } from './support/nginx';
-import { DOCS_ROUTES, HTTP_SERVICES, PRIVATE_PATHS, PUBLIC_ROUTES } from './support/routes';
+import { CALLBACK_SERVICES, DOCS_ROUTES, HTTP_SERVICES, PRIVATE_PATHS, PUBLIC_ROUTES } from './support/routes';
 import { knownEnvironmentVariables, REPO_ROOT, schemaNames, SERVICE_SCHEMAS } from './support/workspace';
 
 const K8S = join(REPO_ROOT, 'deploy/k8s');
@@ -388,7 +388,7 @@ describe('kubernetes manifests', () => {
 
   it('routes each public path to its owner, docs per service, and nothing private', () => {
     const routes = byKind('HTTPRoute');
-    expect(routes.map((r) => r.metadata.name).sort()).toEqual([...HTTP_SERVICES].sort());
+    expect(routes.map((r) => r.metadata.name).sort()).toEqual([...HTTP_SERVICES, ...CALLBACK_SERVICES].sort());
     for (const r of routes) expect(spec<HttpRouteSpec>(r).parentRefs).toEqual([{ name: 'genasset' }]);
     expect(byKind('Gateway').map((g) => g.metadata.name)).toEqual(['genasset']);
     expect(routeProblems(routes)).toEqual([]);

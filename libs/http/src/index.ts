@@ -4,6 +4,7 @@ export { type HttpAppOptions, DEFAULT_BODY_LIMIT_BYTES } from './bootstrap/http-
 export { HttpRootModule } from './bootstrap/http-root.module';
 export { RouteConfigPatch } from './bootstrap/route-config';
 export { MAX_JSON_DEPTH, JSON_MEDIA_TYPE } from './bootstrap/json-body';
+export { type RawBodyRequest } from './bootstrap/body-parsers';
 export {
   ApiError,
   ApiErrorCode,

@@ -40,3 +40,6 @@ export {
   type FakeOpenaiOptions,
   type FakeOpenaiRequest,
 } from './fakes/openai/fake-openai';
+export { FakeCog, type SentWebhook } from './fakes/cog/fake-cog';
+export { type FakePrediction, type FakePredictionFailure } from './fakes/cog/fake-predictions';
+export { FakeReplicate, type FakeReplicateOptions } from './fakes/replicate/fake-replicate';

@@ -10,7 +10,9 @@ export const HTTP_SERVICES = [
   'job-service',
   'webhook-dispatcher',
 ] as const;
-export type HttpService = (typeof HTTP_SERVICES)[number];
+/** Services with public routes but no API reference of their own (backend callbacks: docs/backends/replicate.md). */
+export const CALLBACK_SERVICES = ['inference-worker'] as const;
+export type HttpService = (typeof HTTP_SERVICES)[number] | (typeof CALLBACK_SERVICES)[number];
 
 /** path → owning service (the upstream receives the same path). */
 export const PUBLIC_ROUTES: [string, HttpService][] = [
@@ -38,6 +40,7 @@ export const PUBLIC_ROUTES: [string, HttpService][] = [
   ['/v1/projects/proj_01J/webhook-endpoints/we_01J/deliveries', 'webhook-dispatcher'],
   ['/v1/teams/team_01J/webhook-endpoints', 'webhook-dispatcher'],
   ['/v1/teams/team_01J/webhook-endpoints/we_01J', 'webhook-dispatcher'],
+  ['/v1/backend-callbacks/replicate/0b6a2c5e-1f7d-4a7b-9a5e-3c2f1d0e9b8a', 'inference-worker'],
 ];
 
 /** Each service's API reference under its name: public path → path the service sees. */

@@ -14,8 +14,12 @@ import { JSON_MEDIA_TYPE, parseJsonBody } from './json-body';
  */
 export function registerBodyParsers(fastify: FastifyInstance): void {
   fastify.removeAllContentTypeParsers();
-  fastify.addContentTypeParser(JSON_MEDIA_TYPE, { parseAs: 'string' }, (_request, text, done) => {
+  fastify.addContentTypeParser(JSON_MEDIA_TYPE, { parseAs: 'string' }, (request, text, done) => {
     try {
+      // A route that checks a signature over the bytes received (backend callbacks) asks for them
+      // with `@RouteConfig({ rawBody: true })`; no other route pays for a second copy of its body.
+      if ((request.routeOptions.config as { rawBody?: unknown } | undefined)?.rawBody === true)
+        (request as RawBodyRequest).rawBody = Buffer.from(text as string, 'utf8');
       done(null, parseJsonBody(text as string));
     } catch (error) {
       done(error as Error, undefined);
@@ -26,6 +30,9 @@ export function registerBodyParsers(fastify: FastifyInstance): void {
     done(ApiError.unsupportedMediaType(JSON_MEDIA_TYPE, request.headers['content-type']), undefined);
   });
 }
+
+/** A request whose route asked for its body's bytes (see registerBodyParsers). */
+export type RawBodyRequest = FastifyRequest & { rawBody?: Buffer };
 
 /** Without Content-Length or Transfer-Encoding a request has no body (RFC 9112 §6.3). */
 function hasNoBody(request: FastifyRequest): boolean {

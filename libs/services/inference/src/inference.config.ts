@@ -17,6 +17,11 @@ export const inferenceEnv = z.object({
    * routes each serves (docs/backends/comfyui.md). Validated at start: errors name their path in the file.
    */
   INFERENCE_BACKENDS_FILE: z.string().optional(),
+  /**
+   * Signs the callback URLs given to Replicate and Cog (`/v1/backend-callbacks/…`), at least 16
+   * characters; absent: predictions carry no callback and are followed by polling alone.
+   */
+  INFERENCE_CALLBACK_SECRET: z.string().min(16).optional(),
   /** The inference server of the http engine (the exact URL requests are POSTed to). */
   INFERENCE_HTTP_URL: vars.url().optional(),
   /** Sent as `Authorization: Bearer …` to the inference server. */

@@ -1,6 +1,8 @@
 import { Module } from '@nestjs/common';
 import { PROCESS_ENV } from '@genasset/config';
 import { MessagingModule } from '@genasset/messaging';
+import { BackendCallbackController } from './callbacks/backend-callback.controller';
+import { BackendCallbacks } from './callbacks/backend-callbacks';
 import { createEngineRegistry } from './engines/create-engines';
 import { EngineRegistry } from './engines/engine-registry';
 import { InferenceDataModule } from './inference-data.module';
@@ -31,7 +33,7 @@ import { WorkRunnerLifecycle } from './work/work-runner.lifecycle';
       imports: [InferenceDataModule],
     }),
   ],
-  controllers: [WorkIntakeController],
+  controllers: [WorkIntakeController, BackendCallbackController],
   providers: [
     {
       provide: INFERENCE_CONFIG,
@@ -39,10 +41,16 @@ import { WorkRunnerLifecycle } from './work/work-runner.lifecycle';
       useFactory: (env: NodeJS.ProcessEnv) => loadInferenceConfig(env),
     },
     {
+      provide: BackendCallbacks,
+      inject: [INFERENCE_CONFIG],
+      useFactory: (config: InferenceConfig) => new BackendCallbacks(config.INFERENCE_CALLBACK_SECRET),
+    },
+    {
       provide: EngineRegistry,
-      inject: [INFERENCE_CONFIG, PROCESS_ENV],
+      inject: [INFERENCE_CONFIG, PROCESS_ENV, BackendCallbacks],
       // The process's environment (not process.env): credentials named in the backends file are read from it.
-      useFactory: (config: InferenceConfig, env: NodeJS.ProcessEnv) => createEngineRegistry(config, env),
+      useFactory: (config: InferenceConfig, env: NodeJS.ProcessEnv, callbacks: BackendCallbacks) =>
+        createEngineRegistry(config, env, undefined, callbacks),
     },
     WorkQueue,
     JobReporter,

@@ -73,7 +73,7 @@ describe('INFERENCE_BACKENDS_FILE', () => {
       `INFERENCE_BACKENDS_FILE: ${path}: backends.gpu1.url: Invalid URL (expected http:// or https://)`,
       `INFERENCE_BACKENDS_FILE: ${path}: backends.gpu1.concurrency: Too small: expected number to be >=1`,
       `INFERENCE_BACKENDS_FILE: ${path}: backends.gpu1.routes.0: not a generation mode (or detect:<modality>, model-training)`,
-      `INFERENCE_BACKENDS_FILE: ${path}: backends.gpu2.type: expected "comfyui" or "openai" (the backend types this version runs)`,
+      `INFERENCE_BACKENDS_FILE: ${path}: backends.gpu2.type: expected "comfyui", "openai", "replicate" or "cog" (the backend types this version runs)`,
       `INFERENCE_BACKENDS_FILE: ${path}: backends.gpu3.credentials.tokenEnv: Invalid input: expected string, received undefined`,
       `INFERENCE_BACKENDS_FILE: ${path}: backends.gpu3.credentials: Unrecognized key: "token"`,
     ]);

@@ -4,6 +4,7 @@ import YAML from 'yaml';
 import { ConfigError, z } from '@genasset/config';
 import { credentialsSchema, duration, httpUrl, maxOutputBytes, route, type Credentials } from './backend-schema';
 import { openaiBackend, type OpenaiBackendConfig } from './openai-backend';
+import { cogBackend, replicateBackend, type CogBackendConfig, type ReplicateBackendConfig } from './replicate-backend';
 
 /** The variable naming the backends file; every error of the file is reported under it. */
 export const BACKENDS_VARIABLE = 'INFERENCE_BACKENDS_FILE';
@@ -51,9 +52,9 @@ const comfyui = z.strictObject({
     .default({}),
 });
 
-/** One backend, told apart by `type` (each type its own object; `replicate`, `cog` and `http` join as their engines are written). */
-const backend = z.discriminatedUnion('type', [comfyui, openaiBackend], {
-  error: 'expected "comfyui" or "openai" (the backend types this version runs)',
+/** One backend, told apart by `type` (each type its own object; `http` joins as its engine is written). */
+const backend = z.discriminatedUnion('type', [comfyui, openaiBackend, replicateBackend, cogBackend], {
+  error: 'expected "comfyui", "openai", "replicate" or "cog" (the backend types this version runs)',
 });
 
 const backendsFile = z.strictObject({ backends: z.record(z.string(), backend) });
@@ -66,7 +67,7 @@ export type ComfyuiBackendConfig = z.infer<typeof comfyui> & {
   workflowFiles: Record<string, string>;
   modelWorkflowFiles: Record<string, Record<string, string>>;
 };
-export type BackendConfig = ComfyuiBackendConfig | OpenaiBackendConfig;
+export type BackendConfig = ComfyuiBackendConfig | OpenaiBackendConfig | ReplicateBackendConfig | CogBackendConfig;
 
 /**
  * Reads and validates the backends file (JSON, or YAML by its extension `.yaml`/`.yml`). Every
@@ -108,6 +109,12 @@ export function loadBackendsFile(path: string, env: NodeJS.ProcessEnv = process.
     );
     const absolute = (files: Record<string, string>) =>
       Object.fromEntries(Object.entries(files).map(([r, file]) => [r, resolve(base, file)]));
+    if (config.type === 'replicate') {
+      const webhookSecret = config.webhookSecretEnv ? env[config.webhookSecretEnv] : undefined;
+      if (config.webhookSecretEnv && !webhookSecret)
+        found.push(`${path}: backends.${name}.webhookSecretEnv: the environment variable ${config.webhookSecretEnv} is not set`);
+      return { ...config, name, headers, webhookSecret };
+    }
     if (config.type !== 'comfyui') return { ...config, name, headers };
     return {
       ...config,

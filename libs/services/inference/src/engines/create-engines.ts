@@ -5,6 +5,8 @@ import type { Engine } from './engine';
 import { EngineRegistry, parseEngineOverrides } from './engine-registry';
 import { ComfyuiEngine } from './comfyui/comfyui.engine';
 import { OpenaiEngine } from './openai/openai.engine';
+import { ReplicateEngine } from './replicate/replicate.engine';
+import { BackendCallbacks } from '../callbacks/backend-callbacks';
 import { HttpEngine } from './http/http.engine';
 import { ImageEngine } from './image/image.engine';
 import { CLASSICAL_MODALITIES } from './image/detect';
@@ -22,6 +24,8 @@ export function createEngineRegistry(
   config: InferenceConfig,
   env: NodeJS.ProcessEnv = process.env,
   backends: readonly BackendConfig[] = config.INFERENCE_BACKENDS_FILE ? loadBackendsFile(config.INFERENCE_BACKENDS_FILE, env) : [],
+  /** Where backend callbacks are signed and handed over (the module's; a fresh one in tools and tests). */
+  callbacks = new BackendCallbacks(config.INFERENCE_CALLBACK_SECRET),
 ): EngineRegistry {
   RASTER_LIMITS.maxPixels = config.INFERENCE_MAX_PIXELS;
   const preview = new PreviewEngine();
@@ -44,7 +48,13 @@ export function createEngineRegistry(
   }
   const overrides = new Map<string, string>();
   for (const backend of backends) {
-    engines.push(backend.type === 'comfyui' ? new ComfyuiEngine(backend) : new OpenaiEngine(backend));
+    engines.push(
+      backend.type === 'comfyui'
+        ? new ComfyuiEngine(backend)
+        : backend.type === 'openai'
+          ? new OpenaiEngine(backend)
+          : new ReplicateEngine(backend, callbacks),
+    );
     for (const route of backend.routes) overrides.set(route, backend.name);
   }
   for (const [route, engine] of parseEngineOverrides(

@@ -242,6 +242,15 @@ export class WorkQueue {
     return rows[0]?.status;
   }
 
+  /** A job's status and backend task (what a backend callback is checked against). */
+  async taskOf(jobId: string): Promise<({ status: WorkStatus } & { backendTask?: StoredBackendTask }) | undefined> {
+    const rows = await this.prisma.$queryRawUnsafe<(Pick<ClaimedRow, 'backend' | 'backend_submission' | 'backend_handle'> & { status: WorkStatus })[]>(
+      `SELECT status, backend, backend_submission, backend_handle FROM inference.work_items WHERE job_id = $1`,
+      jobId,
+    );
+    return rows[0] ? { status: rows[0].status, ...storedTask(rows[0]) } : undefined;
+  }
+
   /** Deletes finished items last changed more than `olderThanMs` ago; returns how many. */
   async purge(olderThanMs: number): Promise<number> {
     return this.prisma.$executeRawUnsafe(

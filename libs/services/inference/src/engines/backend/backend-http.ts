@@ -47,11 +47,24 @@ export class BackendHttp {
     }
   }
 
-  async call(call: string, path: string, init: Init = {}): Promise<Response> {
+  /** Like `json`, but a 404 answers undefined (a lookup of something the backend may not know). */
+  async jsonOrMissing(call: string, path: string, init: Init = {}): Promise<unknown> {
+    const response = await this.call(call, path, init, [404]);
+    if (response.status === 404) return undefined;
+    const text = await response.text();
+    try {
+      return JSON.parse(text) as unknown;
+    } catch {
+      throw this.invalid(call, 'expected JSON');
+    }
+  }
+
+  /** Calls; an answer whose status is in `pass` is returned as it is, not turned into an error. */
+  async call(call: string, path: string, init: Init = {}, pass: number[] = []): Promise<Response> {
     const limit = this.settings.rateLimit;
     for (let attempt = 0; ; attempt++) {
       const response = await this.send(call, new URL(path, this.base), init, this.settings.headers);
-      if (response.ok) return response;
+      if (response.ok || pass.includes(response.status)) return response;
       const message = (this.settings.message ?? defaultMessage)(await response.text().catch(() => ''));
       const status = `HTTP ${response.status}${message ? `: ${message}` : ''}`;
       if (response.status === 429) {

@@ -1,0 +1,170 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+import { describeBackend } from '../../backends/backends-file';
+import type { CogBackendConfig, ReplicateBackendConfig } from '../../backends/replicate-backend';
+import { BackendCallbacks } from '../../callbacks/backend-callbacks';
+import { BackendHttp } from '../backend/backend-http';
+import { runOnce, Slots, type BackendEngine, type BackendTask, type TaskWhereabouts } from '../backend-engine';
+import { EngineAborted, EngineError, type EngineContext, type EngineJob, type EngineResult } from '../engine';
+import { routeOf } from '../modes';
+import { CogApi } from './cog-api';
+import { FINAL, ReplicateApi, type Prediction } from './prediction-api';
+import { predictionInput } from './prediction-input';
+import { logProgress, predictionError, storePredictionOutputs } from './prediction-outputs';
+
+/**
+ * Runs routes as predictions (docs/backends/replicate.md), on hosted Replicate (`type: replicate`)
+ * or on a self-hosted Cog container (`type: cog`): the same prediction objects, inputs and outputs,
+ * two ways of submitting and following them.
+ *
+ * - Replicate: `POST /v1/predictions` (or the model's predictions) → the prediction id is the
+ *   handle; `GET /v1/predictions/{id}` polled is the truth; after a crash with only an intent the
+ *   prediction is looked for (its webhook URL names the submission) before any resubmission.
+ * - Cog: `PUT /predictions/{submission}`, the idempotent form, held until the prediction ends; a
+ *   restarted worker PUTs the same id again, which Cog answers with the running prediction (202)
+ *   rather than starting another, and is asked again until it ends.
+ */
+export class ReplicateEngine implements BackendEngine {
+  readonly kind = 'backend' as const;
+  readonly type: 'replicate' | 'cog';
+  readonly name: string;
+  readonly http: BackendHttp;
+  private readonly replicate?: ReplicateApi;
+  private readonly cog?: CogApi;
+  private readonly slots: Slots;
+
+  constructor(
+    readonly config: ReplicateBackendConfig | CogBackendConfig,
+    private readonly callbacks = new BackendCallbacks(),
+  ) {
+    this.name = config.name;
+    this.type = config.type;
+    this.http = new BackendHttp({
+      label: `the ${config.type} backend ${config.name}`,
+      url: config.url,
+      headers: config.headers,
+      requestTimeoutMs: config.timeouts.request,
+    });
+    if (config.type === 'replicate') this.replicate = new ReplicateApi(this.http, config, callbacks);
+    else this.cog = new CogApi(this.http, config);
+    this.slots = new Slots(config.concurrency);
+  }
+
+  supports(route: string): boolean {
+    return this.config.routes.includes(route);
+  }
+
+  acquire(signal: AbortSignal): Promise<() => void> {
+    return this.slots.acquire(signal);
+  }
+
+  run(job: EngineJob, ctx: EngineContext): Promise<EngineResult> {
+    return runOnce(this, job, ctx);
+  }
+
+  /** Replicate: creates the prediction. Cog: nothing yet — the handle is the submission id, and `collect` PUTs it. */
+  async submit(job: EngineJob, ctx: EngineContext, submission: string): Promise<string> {
+    if (!this.replicate) return submission;
+    const route = routeOf(job.mode, job.input);
+    const { input } = await predictionInput(job, ctx, route, this.config.inputs);
+    return (await this.replicate.create(route, input, submission, job.jobId, ctx.signal)).id;
+  }
+
+  async locate(task: BackendTask): Promise<TaskWhereabouts> {
+    if (!this.replicate) return { state: 'queued', handle: task.handle ?? task.submission };
+    const prediction = task.handle ? await this.replicate.get(task.handle) : await this.replicate.find(task.submission);
+    if (!prediction) return { state: 'missing' };
+    return { state: FINAL.has(prediction.status) ? 'finished' : prediction.status === 'processing' ? 'running' : 'queued', handle: prediction.id };
+  }
+
+  async collect(job: EngineJob, ctx: EngineContext, task: Required<BackendTask>): Promise<EngineResult> {
+    const route = routeOf(job.mode, job.input);
+    const deadline = Date.now() + this.config.timeouts.job;
+    const prediction = this.replicate ? await this.poll(task, ctx, deadline) : await this.putUntilDone(job, ctx, route, task.submission, deadline);
+    if (prediction.status === 'failed' || prediction.status === 'aborted')
+      throw new EngineError(`${this.http.label} failed prediction ${prediction.id}: ${predictionError(prediction)}`);
+    if (prediction.status === 'canceled') throw new EngineError(`${this.http.label} canceled prediction ${prediction.id}`);
+    const seed = typeof prediction.input?.seed === 'number' ? prediction.input.seed : undefined;
+    const model = this.config.type === 'replicate' ? this.config.models[route] : undefined;
+    const outputs = await storePredictionOutputs(this.http, prediction, job, ctx, {
+      backend: this.name,
+      maxBytes: this.config.maxOutputBytes,
+      seed,
+      model,
+    });
+    return { outputs, extra: { engine: this.type, backend: this.name, ...(seed !== undefined ? { seed } : {}) } };
+  }
+
+  async cancel(task: BackendTask): Promise<void> {
+    const id = task.handle ?? (this.cog ? task.submission : undefined);
+    if (!id) {
+      const found = await this.replicate!.find(task.submission);
+      if (found && !FINAL.has(found.status)) await this.replicate!.cancel(found.id);
+      return;
+    }
+    await (this.cog ?? this.replicate!).cancel(id);
+  }
+
+  /** Replicate: the token works (GET /account). Cog: /health-check says READY or BUSY. */
+  async problems(): Promise<string[]> {
+    if (this.replicate) {
+      await this.http.json('GET /account', 'account');
+      return [];
+    }
+    const status = await this.cog!.health();
+    return status === 'READY' || status === 'BUSY' ? [] : [`the container is ${status}`];
+  }
+
+  get description(): string {
+    return describeBackend(this.config);
+  }
+
+  get checkTimeoutMs(): number {
+    return Math.min(this.config.timeouts.request, 10_000);
+  }
+
+  /**
+   * Polls GET /predictions/{id} until the prediction ends, reporting the progress its logs show. A
+   * callback (backend-callback.controller.ts) cuts the wait short: the same GET then reads the news.
+   */
+  private async poll(task: Required<BackendTask>, ctx: EngineContext, deadline: number): Promise<Prediction> {
+    const id = task.handle;
+    for (;;) {
+      const prediction = await this.replicate!.get(id, ctx.signal);
+      if (!prediction) throw new EngineError(`${this.http.label} lost the job: it no longer knows prediction ${id}`);
+      if (FINAL.has(prediction.status)) return prediction;
+      this.report(prediction, ctx);
+      await this.wait(id, ctx, deadline, task.submission);
+    }
+  }
+
+  /** Cog: PUT /predictions/{submission}, held; a 202 is the prediction a previous request started, asked again until it ends. */
+  private async putUntilDone(job: EngineJob, ctx: EngineContext, route: string, submission: string, deadline: number): Promise<Prediction> {
+    const { input } = await predictionInput(job, ctx, route, this.config.inputs);
+    for (;;) {
+      const prediction = await this.cog!.put(submission, input, { async: false, signal: ctx.signal }).catch((error: unknown) => {
+        if (ctx.signal.aborted) throw new EngineAborted();
+        throw error;
+      });
+      if (FINAL.has(prediction.status)) return { ...prediction, id: prediction.id ?? submission };
+      this.report(prediction, ctx);
+      await this.wait(submission, ctx, deadline);
+    }
+  }
+
+  private report(prediction: Prediction, ctx: EngineContext): void {
+    const fraction = logProgress(prediction.logs);
+    if (fraction !== undefined) void ctx.progress(fraction).catch(() => undefined);
+  }
+
+  /** Waits a poll interval; past the deadline the prediction is canceled and the job fails. */
+  private async wait(id: string, ctx: EngineContext, deadline: number, submission?: string): Promise<void> {
+    if (Date.now() > deadline) {
+      await (this.cog ?? this.replicate!).cancel(id).catch(() => undefined);
+      throw new EngineError(`${this.http.label} did not finish prediction ${id} within ${Math.round(this.config.timeouts.job / 1000)} s; it was canceled`);
+    }
+    const interval = Math.min(this.config.pollInterval, Math.max(0, deadline - Date.now()) + 10);
+    if (submission) await this.callbacks.wait(submission, interval, ctx.signal);
+    else await sleep(interval, undefined, { signal: ctx.signal }).catch(() => undefined);
+    if (ctx.signal.aborted) throw new EngineAborted();
+  }
+}

@@ -1,0 +1,130 @@
+import { randomBytes } from 'node:crypto';
+import { migrate } from '@genasset/persistence';
+import {
+  FakeCog,
+  FakeReplicate,
+  freePort,
+  primeConsumerGroups,
+  s3Env,
+  spawnTsProcess,
+  testServices,
+  waitFor,
+  type SpawnedProcess,
+  type Tenant,
+} from '@genasset/testing';
+import { INFERENCE_SCHEMA, INFERENCE_SERVICE } from '../src';
+import { replicateBackendsFile } from './support/replicate-backends';
+import { startInferenceHarness, type InferenceHarness } from './support/inference-harness';
+
+// Separate OS processes: SWC start-up of the worker twice on 2 cores.
+jest.setTimeout(240_000);
+
+/**
+ * The worker as its own process, SIGKILLed while a Replicate prediction runs: the restarted worker
+ * follows the stored prediction, or (only the intent stored) finds it by the submission its webhook
+ * URL names — Replicate has no idempotency key — and Replicate sees exactly one prediction.
+ */
+describe('inference-worker process: killed mid-job on a Replicate backend', () => {
+  let replicate: FakeReplicate;
+  let cog: FakeCog;
+  let harness: InferenceHarness;
+  let tenant: Tenant;
+  let alive: SpawnedProcess;
+  const workers: SpawnedProcess[] = [];
+  const groupPrefix = `r8crash-${randomBytes(4).toString('hex')}.`;
+
+  const worker = async (env: Record<string, string> = {}) => {
+    const port = await freePort();
+    const child = spawnTsProcess('apps/inference-worker/src/main.ts', {
+      NODE_ENV: 'test',
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      LOG_LEVEL: 'warn',
+      DATABASE_URL: harness.database.url,
+      KAFKA_BROKERS: testServices().kafkaBrokers.join(','),
+      KAFKA_GROUP_PREFIX: groupPrefix,
+      KAFKAJS_NO_PARTITIONER_WARNING: '1',
+      ...s3Env(testServices().s3),
+      ASSET_SERVICE_URL: harness.url,
+      JOB_SERVICE_URL: harness.url,
+      GENERATION_SERVICE_URL: harness.url,
+      INTERNAL_API_TOKEN: harness.internalToken,
+      INFERENCE_BACKENDS_FILE: replicateBackendsFile(
+        { replicate: replicate.url, cog: cog.url, callback: 'https://genasset.example.com' },
+        { timeouts: { request: '2s', job: '60s' } },
+      ),
+      REPLICATE_TEST_TOKEN: 'r8_test',
+      INFERENCE_PREVIEW: 'off',
+      INFERENCE_LEASE: '3s',
+      INFERENCE_POLL_INTERVAL: '200ms',
+      INFERENCE_PROGRESS_INTERVAL: '0',
+      ...env,
+    });
+    workers.push(child);
+    await waitFor(async () => (await fetch(`http://127.0.0.1:${port}/readyz`).catch(() => undefined))?.ok, {
+      timeoutMs: 120_000,
+      intervalMs: 250,
+      what: 'the inference-worker process /readyz',
+    });
+    return child;
+  };
+
+  beforeAll(async () => {
+    // 40 steps × 150 ms: a prediction runs 6 s, long enough to kill the worker in the middle of it.
+    replicate = await FakeReplicate.start({ token: 'r8_test', steps: 40, stepMs: 150 });
+    cog = await FakeCog.start();
+    harness = await startInferenceHarness({ worker: false });
+    await migrate(harness.db, INFERENCE_SCHEMA);
+    await primeConsumerGroups(testServices().kafkaBrokers, [`${groupPrefix}${INFERENCE_SERVICE}`]);
+    tenant = await harness.tenant();
+  });
+  afterAll(async () => {
+    await Promise.all(workers.map((w) => w.kill('SIGKILL')));
+    await harness?.close();
+    await replicate?.close();
+    await cog?.close();
+  });
+
+  const row = async (jobId: string) =>
+    (
+      await harness.db.query<{ status: string; backend_submission: string | null; backend_handle: string | null }>(
+        'SELECT status, backend_submission, backend_handle FROM inference.work_items WHERE job_id = $1',
+        [jobId],
+      )
+    )[0];
+  const predictionsOf = (prompt: string) => replicate.predictions.created.filter((p) => p.input.prompt === prompt);
+
+  it('resumes the stored prediction after a restart: one prediction, the job succeeds with its outputs', async () => {
+    alive = await worker();
+    const body = await harness.generate(tenant, 'txt2img', { modelId: 'sd15', prompt: 'a crash test' });
+    const jobId = body.job.jobId as string;
+    const prediction = await waitFor(() => predictionsOf('a crash test')[0], { timeoutMs: 60_000, what: 'the prediction' });
+    await waitFor(async () => (await row(jobId))?.backend_handle === prediction.id, { what: 'the handle to be stored' });
+    expect(await alive.kill('SIGKILL')).toBeNull();
+
+    alive = await worker({ INFERENCE_LEASE: '60s' });
+    const done = await harness.finalJob(tenant, jobId, 120_000);
+    expect(done.status).toBe('success');
+    expect(predictionsOf('a crash test')).toHaveLength(1);
+    expect(await row(jobId)).toMatchObject({ status: 'done', backend_handle: prediction.id });
+    expect((await harness.asset(tenant, done.metadata.assetIds[0])).metadata).toMatchObject({ backend: 'hosted', predictionId: prediction.id });
+  });
+
+  it('killed between creating the prediction and storing its id (only the intent stored): found by its webhook URL, not created again', async () => {
+    const body = await harness.generate(tenant, 'txt2img', { modelId: 'sd15', prompt: 'an intent' });
+    const jobId = body.job.jobId as string;
+    const prediction = await waitFor(() => predictionsOf('an intent')[0], { timeoutMs: 60_000, what: 'the prediction' });
+    await waitFor(async () => (await row(jobId))?.backend_handle === prediction.id, { what: 'the handle to be stored' });
+    expect(await alive.kill('SIGKILL')).toBeNull();
+    // As if the worker had died before storing the id: the row holds the intent only.
+    await harness.db.query('UPDATE inference.work_items SET backend_handle = NULL, lease_until = now() WHERE job_id = $1', [jobId]);
+    const { backend_submission: submission } = await row(jobId);
+    expect(prediction.webhook).toBe(`https://genasset.example.com/v1/backend-callbacks/hosted/${submission}`);
+
+    alive = await worker({ INFERENCE_LEASE: '60s' });
+    const done = await harness.finalJob(tenant, jobId, 120_000);
+    expect(done.status).toBe('success');
+    expect(predictionsOf('an intent')).toHaveLength(1);
+    expect(await row(jobId)).toMatchObject({ status: 'done', backend_submission: submission, backend_handle: prediction.id });
+  });
+});

@@ -1,0 +1,144 @@
+/**
+ * A fake of Replicate's HTTP API (api.replicate.com/v1), for tests.
+ *
+ * Follows Replicate's HTTP API reference (replicate.com/docs/reference/http: predictions.create,
+ * models.predictions.create, predictions.get, predictions.list, predictions.cancel, account.get)
+ * and its webhook docs (replicate.com/docs/topics/webhooks: the body is the prediction object;
+ * `webhook_events_filter`; verification: Standard Webhooks headers `webhook-id`,
+ * `webhook-timestamp` (seconds), `webhook-signature` = `v1,` + base64 HMAC-SHA256 of
+ * `id.timestamp.body` under the base64 key after `whsec_`), and github.com/replicate/cog @
+ * 6110c912377d4ded0f57165d305821a14a9a4418 docs/http.md for the prediction object itself. Read, not
+ * copied. Predictions get server-chosen ids (there is no idempotency key); outputs are URLs this
+ * fake serves under /files (deleted after `expire()`, as Replicate deletes them after an hour).
+ *
+ * Failure modes with `fail(...)`: as FakeCog (`down`, `http-4xx`, `http-5xx`, `malformed`,
+ * `never-ends`, `prediction-fails`). `post(...)` sends a callback (forged, or `webhooks[i]` replayed).
+ */
+import { createHmac, randomBytes } from 'node:crypto';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo, Socket } from 'node:net';
+import type { SentWebhook } from '../cog/fake-cog';
+import { FakePredictions, readJson, send, type FakePrediction, type FakePredictionFailure, type FakePredictionsOptions } from '../cog/fake-predictions';
+
+export interface FakeReplicateOptions extends FakePredictionsOptions {
+  /** The API token `Authorization: Bearer` must carry. */
+  token: string;
+  /** The webhook signing secret (`whsec_…`, what GET /v1/webhooks/default/secret answers). */
+  webhookSecret?: string;
+}
+
+export class FakeReplicate {
+  readonly predictions: FakePredictions;
+  readonly requests: { method: string; path: string; authorization?: string; body: Record<string, unknown> }[] = [];
+  readonly webhooks: SentWebhook[] = [];
+  readonly webhookSecret: string;
+  private readonly files = new Map<string, Buffer>();
+  private readonly connections = new Set<Socket>();
+
+  private constructor(
+    private readonly server: Server,
+    readonly options: FakeReplicateOptions,
+  ) {
+    this.webhookSecret = options.webhookSecret ?? `whsec_${randomBytes(24).toString('base64')}`;
+    this.predictions = new FakePredictions(
+      options,
+      (id, i, png) => {
+        this.files.set(`/files/${id}/out-${i}.png`, png);
+        return `${this.origin}/files/${id}/out-${i}.png`;
+      },
+      (p) => {
+        if (p.webhook) void this.post(p.webhook, JSON.stringify(p));
+      },
+    );
+  }
+
+  static async start(options: FakeReplicateOptions): Promise<FakeReplicate> {
+    const server = createServer();
+    const fake = new FakeReplicate(server, options);
+    server.on('request', (req, res) => void fake.handle(req, res).catch(() => res.destroy()));
+    server.on('connection', (socket) => {
+      fake.connections.add(socket);
+      socket.on('close', () => fake.connections.delete(socket));
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    return fake;
+  }
+
+  get origin(): string {
+    return `http://127.0.0.1:${(this.server.address() as AddressInfo).port}`;
+  }
+
+  /** The API base URL, with its version (what a backends file names). */
+  get url(): string {
+    return `${this.origin}/v1`;
+  }
+
+  fail(mode: FakePredictionFailure | undefined): void {
+    this.predictions.failure = mode;
+  }
+
+  /** Output files are gone (Replicate deletes them after an hour). */
+  expire(): void {
+    this.files.clear();
+  }
+
+  /** Standard Webhooks headers for a body, signed with `secret` (the fake's own unless forging). */
+  sign(body: string, secret = this.webhookSecret, id = `msg_${randomBytes(8).toString('hex')}`, at = Math.floor(Date.now() / 1000)): Record<string, string> {
+    const key = Buffer.from(secret.replace(/^whsec_/, ''), 'base64');
+    const signature = createHmac('sha256', key).update(`${id}.${at}.${body}`).digest('base64');
+    return { 'webhook-id': id, 'webhook-timestamp': String(at), 'webhook-signature': `v1,${signature}` };
+  }
+
+  /** POSTs a callback, signed as Replicate signs unless `headers` are given (a forgery), remembering it. */
+  async post(url: string, body: string, headers?: Record<string, string>): Promise<SentWebhook> {
+    const sent: SentWebhook = { url, headers: { 'content-type': 'application/json', ...(headers ?? this.sign(body)) }, body };
+    this.webhooks.push(sent);
+    sent.status = await fetch(url, { method: 'POST', headers: sent.headers, body }).then((r) => r.status, () => 0);
+    return sent;
+  }
+
+  async close(): Promise<void> {
+    this.predictions.close();
+    for (const socket of this.connections) socket.destroy();
+    await new Promise<void>((resolve) => this.server.close(() => resolve()));
+  }
+
+  private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const path = new URL(req.url ?? '/', 'http://x').pathname;
+    const body: Record<string, unknown> = req.method === 'POST' ? await readJson(req).catch(() => ({})) : {};
+    this.requests.push({ method: req.method ?? '', path, authorization: req.headers.authorization, body });
+    const failure = this.predictions.failure;
+    if (failure === 'down') return void req.socket.destroy();
+    const file = this.files.get(path);
+    if (req.method === 'GET' && path.startsWith('/files/'))
+      return file ? void res.writeHead(200, { 'content-type': 'image/png', 'content-length': file.length }).end(file) : send(res, 404, { detail: 'Not found.' });
+    if (req.headers.authorization !== `Bearer ${this.options.token}`)
+      return send(res, 401, { title: 'Unauthenticated', detail: 'You did not pass a valid authentication token', status: 401 });
+    if (failure === 'http-5xx') return send(res, 500, { detail: 'Internal server error' });
+    if (failure === 'malformed') return void res.writeHead(200, { 'content-type': 'text/html' }).end('<html>bad gateway</html>');
+    if (req.method === 'GET' && path === '/v1/account') return send(res, 200, { type: 'user', username: 'genasset-test' });
+    const model = /^\/v1\/models\/([^/]+\/[^/]+)\/predictions$/.exec(path);
+    if (req.method === 'POST' && (path === '/v1/predictions' || model)) {
+      if (failure === 'http-4xx' || (!model && typeof body.version !== 'string'))
+        return send(res, 422, { title: 'Input validation failed', detail: '- input.prompt: Does not match pattern', status: 422 });
+      const id = randomBytes(16).toString('hex').slice(0, 26);
+      const extra: Partial<FakePrediction> = model ? { model: model[1] } : { version: String(body.version) };
+      if (typeof body.webhook === 'string') extra.webhook = body.webhook;
+      return send(res, 201, this.view(this.predictions.create(id, (body.input as Record<string, unknown>) ?? {}, extra)));
+    }
+    if (req.method === 'GET' && path === '/v1/predictions') {
+      const results = [...this.predictions.created].reverse().map((p) => this.view(p));
+      return send(res, 200, { previous: null, next: null, results });
+    }
+    const one = /^\/v1\/predictions\/([^/]+)(\/cancel)?$/.exec(path);
+    const prediction = one && this.predictions.all.get(one[1]);
+    if (one && !prediction) return send(res, 404, { title: 'Not found', detail: 'Not found.', status: 404 });
+    if (req.method === 'GET' && prediction && !one![2]) return send(res, 200, this.view(prediction));
+    if (req.method === 'POST' && prediction && one![2]) return send(res, 200, this.view(this.predictions.cancel(prediction.id)!));
+    send(res, 404, { detail: 'Not found.' });
+  }
+
+  private view(p: FakePrediction): Record<string, unknown> {
+    return { ...p, urls: { get: `${this.url}/predictions/${p.id}`, cancel: `${this.url}/predictions/${p.id}/cancel` } };
+  }
+}
