@@ -1,6 +1,6 @@
 import { Logger } from '@nestjs/common';
 import { commonEnv, loadConfig, type CommonEnv } from '@genasset/config';
-import { ADMIN_DOCS_PATH, createHttpApp, printBesideLogs, startHttpApp, type RunningHttpApp } from '@genasset/http';
+import { ADMIN_DOCS_PATH, CONSOLE_PATH, createHttpApp, printBesideLogs, startHttpApp, type RunningHttpApp } from '@genasset/http';
 import { IDENTITY_SCHEMA, IdentityService } from '@genasset/identity';
 import { connectMessaging } from '@genasset/messaging';
 import { startTracing } from '@genasset/observability';
@@ -95,6 +95,6 @@ export async function runProcess(options: RunProcessOptions): Promise<RunningPro
   }
   if (tracing.enabled) logger.log('tracing on: spans exported over OTLP');
   // For the person who ran `npm start`: where things are, and a first call (startup-banner.ts).
-  if (embedded && adminToken) printBesideLogs(startupBanner({ url: running.url, dataDir: config.DATA_DIR, adminDocsPath: ADMIN_DOCS_PATH }));
+  if (embedded && adminToken) printBesideLogs(startupBanner({ url: running.url, dataDir: config.DATA_DIR, adminDocsPath: ADMIN_DOCS_PATH, consolePath: options.consoleDir ? CONSOLE_PATH : undefined }));
   return { ...running, config, embedded };
 }

@@ -8,6 +8,8 @@ export interface StartupBannerOptions {
   dataDir: string;
   /** The admin API's reference page, when the process serves one. */
   adminDocsPath?: string;
+  /** The web console, when the process serves it. */
+  consolePath?: string;
 }
 
 /**
@@ -29,6 +31,9 @@ export function startupBanner(options: StartupBannerOptions): string {
     'genasset is ready (embedded mode)',
     '',
     `  API           ${base}/v1`,
+    ...(options.consolePath
+      ? [`  Console       ${base}${options.consolePath}   (sign in with apiKey and apiSecret)`]
+      : []),
     `  Reference     ${base}${DOCS_PATH}   (OpenAPI: ${base}${OPENAPI_JSON_PATH})`,
     ...(options.adminDocsPath ? [`  Admin API     ${base}${options.adminDocsPath}`] : []),
     `  Credentials   ${credentials}`,
