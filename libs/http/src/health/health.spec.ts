@@ -17,6 +17,11 @@ describe('health probes', () => {
     expect((await app.inject({ method: 'GET', url: '/v1/healthz' })).statusCode).toBe(404);
   });
 
+  it('answers the probes whatever query a probe or scraper adds (cache-busters are not API input)', async () => {
+    for (const url of ['/healthz?_=1', '/readyz?probe=lb', '/metrics?name[]=x'])
+      expect((await app.inject({ method: 'GET', url })).statusCode).toBe(200);
+  });
+
   it('answers /readyz with 200 when every check passes', async () => {
     const res = await app.inject({ method: 'GET', url: '/readyz' });
     expect(res.statusCode).toBe(200);

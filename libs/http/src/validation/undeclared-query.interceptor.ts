@@ -8,6 +8,7 @@ import { ROUTE_ARGS_METADATA } from '@nestjs/common/constants';
 import { RouteParamtypes } from '@nestjs/common/enums/route-paramtypes.enum';
 import type { Observable } from 'rxjs';
 import { ApiError } from '../errors/api-error';
+import { HEALTH_PATHS } from '../health/health.paths';
 
 /** Every query parameter name a handler takes, or `any` when a DTO (or the raw request) decides. */
 type Declared = ReadonlySet<string> | 'any';
@@ -17,7 +18,9 @@ type Declared = ReadonlySet<string> | 'any';
  * A route with a query DTO already refuses unknown properties (the pipe's
  * whitelist); a route without one ignored them, so `?projectId=` was refused
  * on one list route and silently dropped on the next. Runs after the guards:
- * credentials and access are answered first.
+ * credentials and access are answered first. The probe and scrape routes
+ * (HEALTH_PATHS) are exempt: they serve load balancers and Prometheus, not API
+ * clients, and a probe that adds a cache-buster must not read as "down".
  */
 @Injectable()
 export class UndeclaredQueryInterceptor implements NestInterceptor {
@@ -25,8 +28,9 @@ export class UndeclaredQueryInterceptor implements NestInterceptor {
 
   intercept(context: ExecutionContext, next: CallHandler): Observable<unknown> {
     if (context.getType() === 'http') {
-      const declared = this.declaredBy(context);
-      const query = context.switchToHttp().getRequest<{ query?: Record<string, unknown> }>().query ?? {};
+      const request = context.switchToHttp().getRequest<{ query?: Record<string, unknown>; url?: string }>();
+      const declared = HEALTH_PATHS.includes((request.url ?? '').split('?')[0]) ? 'any' : this.declaredBy(context);
+      const query = request.query ?? {};
       if (declared !== 'any') {
         const undeclared = Object.keys(query).filter((name) => !declared.has(name));
         if (undeclared.length) {
