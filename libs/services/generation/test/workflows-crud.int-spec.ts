@@ -98,6 +98,9 @@ describe('/v1/workflows', () => {
       [{ description: 'no name' }, 'name'],
       [{ name: 'no description' }, 'description'],
       [{ ...TWO_STEPS, privacy: 'secret' }, 'privacy'],
+      [{ ...TWO_STEPS, inputs: [...TWO_STEPS.inputs, TWO_STEPS.inputs[0]] }, 'inputs[1].name'],
+      // A result mode makes no asset to pass on: not a step.
+      [withFlow([{ id: 'c', type: 'caption', inputs: [{ name: 'images', type: 'file_array', ref: { node: 'workflow', name: 'image' } }] }]), 'flow[0].type'],
       [withFlow([step(0, { type: 'no-such-mode' })]), 'flow[0].type'],
       [withFlow([step(0, { id: 'workflow' })]), 'flow[0].id'],
       [withFlow([TWO_STEPS.flow[0], step(1, { id: 'pixelate' })]), 'flow[1].id'],
@@ -139,6 +142,11 @@ describe('/v1/workflows', () => {
       expect({ method, status: (await call(method, path, body, other)).status }).toEqual({ method, status: 404 });
     }
     expect((await ok('GET', '/v1/workflows', undefined, other)).workflows).toEqual([]);
+    // Made public, it is listed for every team under privacy=public, and still theirs only to change.
+    await ok('PUT', `/v1/workflows/${workflow.id}`, { privacy: 'public' });
+    const listed = await ok('GET', '/v1/workflows?privacy=public&pageSize=200', undefined, other);
+    expect(listed.workflows.map((w: { id: string }) => w.id)).toContain(workflow.id);
+    expect((await call('PUT', `/v1/workflows/${workflow.id}`, { name: 'Stolen' }, other)).status).toBe(404);
     expect((await ok('GET', `/v1/workflows/${workflow.id}`)).workflow.name).toBe(TWO_STEPS.name);
   });
 });
