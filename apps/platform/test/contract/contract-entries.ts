@@ -61,6 +61,14 @@ const GENERATE: ContractEntry[] = MODES.flatMap((mode) => {
   ];
 });
 
+/** A one-step workflow: remove the background of the workflow's image. */
+const WORKFLOW = {
+  name: 'Cut out',
+  description: 'remove the background',
+  inputs: [{ name: 'image', type: 'file', kind: 'image' }],
+  flow: [{ id: 'cut', type: 'remove-background', inputs: [{ name: 'image', type: 'file', ref: { node: 'workflow', name: 'image' } }] }],
+};
+
 /**
  * One entry per upstream operation the product serves (more where an
  * operation answers in more than one way). Adding a route to the contract is
@@ -226,6 +234,24 @@ export const CONTRACT_ENTRIES: ContractEntry[] = [
     const modelId = await f.newModel();
     const { trainingImages } = await f.api('GET', `/v1/models/${modelId}/training-images`);
     return { path: `/v1/models/${modelId}/images?ids=${trainingImages[0].id}` };
+  }),
+  // Workflows (docs/workflows.md): one step whose type upstream's enum has (remove-background).
+  entry('GET /v1/workflows', async (f) => {
+    await f.api('POST', '/v1/workflows', WORKFLOW);
+    return { path: '/v1/workflows?pageSize=5' };
+  }),
+  entry('POST /v1/workflows', () => ({ path: '/v1/workflows', body: WORKFLOW })),
+  entry('GET /v1/workflows/{workflowId}', async (f) => {
+    const { workflow } = await f.api('POST', '/v1/workflows', WORKFLOW);
+    return { path: `/v1/workflows/${workflow.id}` };
+  }),
+  entry('PUT /v1/workflows/{workflowId}', async (f) => {
+    const { workflow } = await f.api('POST', '/v1/workflows', WORKFLOW);
+    return { path: `/v1/workflows/${workflow.id}`, body: { name: 'Renamed', description: 'd' } };
+  }),
+  entry('DELETE /v1/workflows/{workflowId}', async (f) => {
+    const { workflow } = await f.api('POST', '/v1/workflows', WORKFLOW);
+    return { path: `/v1/workflows/${workflow.id}` };
   }),
   // Account and discovery (tags, usages, prices, recommendations)
   entry('GET /v1/tags', () => ({ path: '/v1/tags?pageSize=100' })),

@@ -17,6 +17,7 @@ export const ID_PARAMS = {
   trainingImageId: { prefix: 'asset', noun: 'an asset' },
   uploadId: { prefix: 'upload', noun: 'an upload' },
   presetId: { prefix: 'preset', noun: 'a model preset' },
+  workflowId: { prefix: 'workflow', noun: 'a workflow' },
   webhookEndpointId: { prefix: 'we', noun: 'a webhook endpoint' },
   /** A delivery of the webhook log. */
   eventId: { prefix: 'whevent', noun: 'a webhook event' },

@@ -5,6 +5,7 @@ import { GenerateModule } from './generate/generate.module';
 import { ModelsApiModule } from './models-api/models-api.module';
 import { ModelsModule } from './models/models.module';
 import { RecommendationsModule } from './recommendations/recommendations.module';
+import { WorkflowsModule } from './workflows/workflows.module';
 
 /**
  * Generation requests (`generate/`: every POST /v1/generate/* route), models,
@@ -18,6 +19,7 @@ import { RecommendationsModule } from './recommendations/recommendations.module'
     ModelsModule,
     GenerateModule,
     RecommendationsModule,
+    WorkflowsModule,
   ],
 })
 export class GenerationServiceModule {}
