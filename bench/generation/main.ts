@@ -16,6 +16,8 @@ import { createTestDatabase, freePort, s3Env, spawnTsProcess, testServices, wait
 import { cpuDelta, cpuSnapshot } from '../webhooks/cpu';
 import { spawnPlatform } from './platform';
 import { benchInput, measureEngineAlone, PIXELATE_PARAMS } from './engine-alone';
+import { startRemoteBackend, runRemote, type RemoteBackend } from './remote';
+import { percentile, perRequest, printStages, summary, type Sent } from './stages';
 
 const TARGET_RATE = 50;
 const TARGET_P99_OVERHEAD_MS = 100;
@@ -24,17 +26,12 @@ const env = process.env;
 const RATE = Number(env.BENCH_RATE ?? TARGET_RATE);
 const SECONDS = Number(env.BENCH_SECONDS ?? 20);
 const ENGINE_RUNS = Number(env.BENCH_ENGINE_RUNS ?? 100);
-const CONCURRENCY = env.BENCH_INFERENCE_CONCURRENCY ?? '4';
+/** BENCH_BACKEND=openai: the remote-backend run (remote.ts) instead of pixelate on the image engine. */
+const REMOTE = env.BENCH_BACKEND === 'openai';
+// A remote job holds a worker slot while the backend works: the most one process runs (64).
+const CONCURRENCY = env.BENCH_INFERENCE_CONCURRENCY ?? (REMOTE ? '64' : '4');
 const FETCH_MAX_WAIT = env.BENCH_FETCH_MAX_WAIT ?? '10ms';
 const IDLE_SECONDS = Number(env.BENCH_IDLE_SECONDS ?? 5);
-
-interface Sent {
-  sentAt: number;
-  /** HTTP answer time (ms after sentAt). */
-  answerMs: number;
-  jobId?: string;
-  error?: string;
-}
 
 async function main(): Promise<void> {
   const services = testServices();
@@ -42,7 +39,9 @@ async function main(): Promise<void> {
   const db = new PostgresConnection(database.url, { poolSize: 2 });
   const dataDir = mkdtempSync(join(tmpdir(), 'bench-generation-'));
   const processes: SpawnedProcess[] = [];
+  let remote: RemoteBackend | undefined;
   try {
+    if (REMOTE) remote = await startRemoteBackend(dataDir);
     for (const schema of ALL_SCHEMAS) await migrate(db, schema);
     const receiver = spawnTsProcess('bench/generation/receiver.main.ts');
     processes.push(receiver);
@@ -73,6 +72,7 @@ async function main(): Promise<void> {
       WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true',
       INFERENCE_CONCURRENCY: CONCURRENCY,
       INFERENCE_PROGRESS_INTERVAL: env.BENCH_PROGRESS_INTERVAL ?? '1s',
+      ...remote?.platformEnv,
     });
     processes.push(platform);
     const base = `http://127.0.0.1:${port}`;
@@ -102,30 +102,13 @@ async function main(): Promise<void> {
       url: `${receiverUrl}/hooks`,
       enabledEvents: ['generation.completed', 'generation.failed'],
     });
-    const png = await benchInput(512);
-    const { asset } = await call('POST', '/v1/assets', auth, {
-      image: `data:image/png;base64,${png.toString('base64')}`,
-      name: 'bench-512.png',
-    });
-    console.log(
-      `bench/generation: pixelate ${JSON.stringify(PIXELATE_PARAMS)} on 512×512 (${Math.round(png.length / 1024)} KiB PNG); ` +
-        `${RATE} requests/s for ${SECONDS} s; INFERENCE_CONCURRENCY ${CONCURRENCY}, KAFKA_FETCH_MAX_WAIT ${FETCH_MAX_WAIT}`,
-    );
-
-    // (a) Baseline: the engine alone, in this process, on the same input.
-    const engine = await measureEngineAlone(png, ENGINE_RUNS);
-    const engineP50 = percentile(engine.ms, 50);
-    console.log(
-      `baseline  engine alone (decode → pixelate → PNG, ${ENGINE_RUNS} runs): ${summary(engine.ms)}; CPU ${engine.cpuMsPerRun.toFixed(1)} ms/run`,
-    );
-
-    const generate = async (): Promise<Sent> => {
+    const generate = async (mode: string, request: unknown): Promise<Sent> => {
       const sentAt = Date.now();
       try {
-        const res = await fetch(`${base}/v1/generate/pixelate`, {
+        const res = await fetch(`${base}/v1/generate/${mode}`, {
           method: 'POST',
           headers: { authorization: auth, 'content-type': 'application/json' },
-          body: JSON.stringify({ image: asset.id, ...PIXELATE_PARAMS }),
+          body: JSON.stringify(request),
         });
         const body = (await res.json()) as { job?: { jobId: string } };
         const answerMs = Date.now() - sentAt;
@@ -151,11 +134,6 @@ async function main(): Promise<void> {
         { timeoutMs: 600_000, intervalMs: 200, what: `${ids.length} generation webhooks` },
       );
     };
-
-    // Warm-up: connections, consumers' first fetches, code paths compiled.
-    await settle(await Promise.all(Array.from({ length: 10 }, generate)));
-
-    // (b) The real path at a steady rate, on an absolute schedule (open loop: a slow answer delays nothing).
     const cpu = () =>
       cpuSnapshot({
         platform: (_cmd, pid) => pid === platform.child.pid,
@@ -163,14 +141,52 @@ async function main(): Promise<void> {
         broker: (cmd) => cmd.includes('kafka-mock') && (!env.KAFKA_MOCK_CONTROL || cmd.includes(env.KAFKA_MOCK_CONTROL)),
         s3: (cmd) => cmd.includes('s3rver'),
         receiver: (_cmd, pid) => pid === receiver.child.pid,
+        // The bench process: the sender and, in the remote run, the fake backend.
+        bench: (_cmd, pid) => pid === process.pid,
       });
-    // What the platform burns doing nothing (consumers' fetch loops, relays' and workers' polls):
-    // every request pays its share of it at a low rate.
-    const idleBefore = cpu();
-    await new Promise((r) => setTimeout(r, IDLE_SECONDS * 1000));
-    const idlePlatformMs = (cpu().platform - idleBefore.platform) / IDLE_SECONDS;
-    console.log(`idle      platform CPU with no requests: ${Math.round(idlePlatformMs)} ms/s (${(idlePlatformMs / 10).toFixed(1)}% of a core)`);
 
+    // What the platform burns doing nothing (consumers' fetch loops, relays' and workers' polls):
+    // every request pays its share of it at a low rate. Measured after the warm-up.
+    const measureIdle = async () => {
+      const idleBefore = cpu();
+      await new Promise((r) => setTimeout(r, IDLE_SECONDS * 1000));
+      const idlePlatformMs = (cpu().platform - idleBefore.platform) / IDLE_SECONDS;
+      console.log(`idle      platform CPU with no requests: ${Math.round(idlePlatformMs)} ms/s (${(idlePlatformMs / 10).toFixed(1)}% of a core)`);
+    };
+
+    if (remote) {
+      await call('PUT', `/admin/v1/teams/${team.id}/credit-plan`, admin, {
+        totalPeriodCreativeUnits: 10_000_000,
+        periodStart: new Date(Date.now() - 86_400_000).toISOString(),
+        periodEnd: new Date(Date.now() + 30 * 86_400_000).toISOString(),
+      });
+      process.exitCode = await runRemote({ remote, db, generate, settle, cpu, measureIdle, concurrency: Number(CONCURRENCY), fetchMaxWait: FETCH_MAX_WAIT });
+      return;
+    }
+
+    const png = await benchInput(512);
+    const { asset } = await call('POST', '/v1/assets', auth, {
+      image: `data:image/png;base64,${png.toString('base64')}`,
+      name: 'bench-512.png',
+    });
+    console.log(
+      `bench/generation: pixelate ${JSON.stringify(PIXELATE_PARAMS)} on 512×512 (${Math.round(png.length / 1024)} KiB PNG); ` +
+        `${RATE} requests/s for ${SECONDS} s; INFERENCE_CONCURRENCY ${CONCURRENCY}, KAFKA_FETCH_MAX_WAIT ${FETCH_MAX_WAIT}`,
+    );
+
+    // (a) Baseline: the engine alone, in this process, on the same input.
+    const engine = await measureEngineAlone(png, ENGINE_RUNS);
+    const engineP50 = percentile(engine.ms, 50);
+    console.log(
+      `baseline  engine alone (decode → pixelate → PNG, ${ENGINE_RUNS} runs): ${summary(engine.ms)}; CPU ${engine.cpuMsPerRun.toFixed(1)} ms/run`,
+    );
+
+    // Warm-up: connections, consumers' first fetches, code paths compiled.
+    const pixelate = () => generate('pixelate', { image: asset.id, ...PIXELATE_PARAMS });
+    await settle(await Promise.all(Array.from({ length: 10 }, pixelate)));
+    await measureIdle();
+
+    // (b) The real path at a steady rate, on an absolute schedule (open loop: a slow answer delays nothing).
     const cpuBefore = cpu();
     const total = Math.round(RATE * SECONDS);
     const pending: Promise<Sent>[] = [];
@@ -178,7 +194,7 @@ async function main(): Promise<void> {
     for (let i = 0; i < total; i++) {
       const wait = t0 + (i * 1000) / RATE - Date.now();
       if (wait > 0) await new Promise((r) => setTimeout(r, wait));
-      pending.push(generate());
+      pending.push(pixelate());
     }
     const sendMs = Date.now() - t0;
     const sent = await Promise.all(pending);
@@ -219,72 +235,11 @@ async function main(): Promise<void> {
     await Promise.all(processes.map((p) => p.kill('SIGTERM')));
     // BENCH_LOG=<file>: the platform's log (warnings, errors) for a look afterwards.
     if (env.BENCH_LOG && processes[1]) writeFileSync(env.BENCH_LOG, processes[1].output());
+    await remote?.close();
     await db.close().catch(() => undefined);
     await database.drop().catch((error: unknown) => console.error(`could not drop ${database.name}: ${String(error)}`));
     rmSync(dataDir, { recursive: true, force: true });
   }
-}
-
-/**
- * Where the time went, per step, from the timestamps the services wrote (same clock: one machine):
- * POST → job row → work item (job.work hop) → in-progress → finalizing (engine done, output
- * stored) → success (asset created, job completed) → delivery row (job.succeeded hop) → receiver.
- */
-async function printStages(db: PostgresConnection, jobs: { jobId: string; sentAt: number; arrivedAt: number }[]): Promise<void> {
-  const rows = await db.query<Record<string, number | string | null>>(
-    `SELECT j.id,
-            extract(epoch FROM j.created_at) * 1000 AS created,
-            (SELECT extract(epoch FROM w.created_at) * 1000 FROM inference.work_items w WHERE w.job_id = j.id) AS work,
-            (SELECT extract(epoch FROM min(h.date)) * 1000 FROM jobs.job_status_history h WHERE h.job_id = j.id AND h.status = 'in-progress') AS started,
-            (SELECT extract(epoch FROM min(h.date)) * 1000 FROM jobs.job_status_history h WHERE h.job_id = j.id AND h.status = 'finalizing') AS finalizing,
-            (SELECT extract(epoch FROM min(h.date)) * 1000 FROM jobs.job_status_history h WHERE h.job_id = j.id AND h.status = 'success') AS success,
-            (SELECT extract(epoch FROM min(d.created_at)) * 1000 FROM webhooks.webhook_deliveries d
-              WHERE d.payload->'data'->>'jobId' = j.id AND d.type = 'generation.completed') AS delivery
-       FROM jobs.jobs j WHERE j.id = ANY($1::text[])`,
-    [jobs.map((j) => j.jobId)],
-  );
-  const byId = new Map(rows.map((r) => [r.id as string, r]));
-  const steps: [string, string, string][] = [
-    ['POST sent → job row', 'sent', 'created'],
-    ['job row → work item (broker hop)', 'created', 'work'],
-    ['work item → in-progress', 'work', 'started'],
-    ['in-progress → finalizing (engine)', 'started', 'finalizing'],
-    ['finalizing → success (asset, job)', 'finalizing', 'success'],
-    ['success → delivery row (broker hop)', 'success', 'delivery'],
-    ['delivery row → receiver', 'delivery', 'arrived'],
-  ];
-  console.log('          where the time went (p50 / p99 per step, from the services\' timestamps):');
-  for (const [label, from, to] of steps) {
-    const deltas = jobs
-      .map((j) => {
-        const r = byId.get(j.jobId);
-        const at = (k: string) => (k === 'sent' ? j.sentAt : k === 'arrived' ? j.arrivedAt : r?.[k] == null ? NaN : Number(r[k]));
-        return at(to) - at(from);
-      })
-      .filter((d) => !Number.isNaN(d))
-      .sort((a, b) => a - b);
-    console.log(`            ${label.padEnd(38)} ${percentile(deltas, 50)} / ${percentile(deltas, 99)} ms (${deltas.length} jobs)`);
-  }
-}
-
-/** "platform 1234 ms, postgres 567 ms" → the same per request. */
-function perRequest(cpuText: string, requests: number): string {
-  return cpuText
-    .split(', ')
-    .map((part) => {
-      const [name, ms] = part.split(' ');
-      return `${name} ${(Number(ms) / requests).toFixed(1)} ms`;
-    })
-    .join(', ');
-}
-
-function percentile(sorted: number[], p: number): number {
-  if (sorted.length === 0) return NaN;
-  return Math.round(sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]);
-}
-
-function summary(sorted: number[]): string {
-  return `p50 ${percentile(sorted, 50)} ms, p90 ${percentile(sorted, 90)} ms, p99 ${percentile(sorted, 99)} ms, max ${Math.round(sorted.at(-1) ?? NaN)} ms`;
 }
 
 main().catch((error: unknown) => {

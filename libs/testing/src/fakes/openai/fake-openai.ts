@@ -16,6 +16,8 @@
  * content_policy_violation), `http-5xx` (500 server_error), `malformed` (200 with an HTML body),
  * `never-answers` (the request is held until the client gives up), `rate-limited` (429 with
  * `retry-after: <retryAfterS>` for the next `times` requests, then normal answers).
+ * `delayMs` holds every answered POST for a fixed time, as a model's generation time would
+ * (bench/generation's remote-backend run: a backend that answers each job after 1 s).
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
@@ -30,6 +32,8 @@ export interface FakeOpenaiOptions {
   models?: string[];
   /** The chat answer, from the request (default: a caption/translation/prompt-shaped reply by its system message). */
   chatReply?: (body: ChatRequest) => string;
+  /** Fixed time each POST (image, chat, embedding call) takes before its answer (default 0). */
+  delayMs?: number;
 }
 
 export interface ChatRequest {
@@ -50,6 +54,9 @@ export class FakeOpenai {
   readonly requests: FakeOpenaiRequest[] = [];
   /** Images the fake produced, by the order it produced them (what assets must hold). */
   readonly images: Buffer[] = [];
+  /** POSTs being answered now, and the most at once since `resetPeak()` (how many jobs a backend really had in flight). */
+  inFlight = 0;
+  peakInFlight = 0;
   private failure?: { mode: FakeOpenaiFailure; times: number; retryAfterS: number };
   private readonly connections = new Set<Socket>();
   private readonly files = new Map<string, Buffer>();
@@ -80,6 +87,10 @@ export class FakeOpenai {
   fail(mode: FakeOpenaiFailure | undefined, options: { times?: number; retryAfterS?: number } = {}): void {
     this.failure = mode ? { mode, times: options.times ?? Infinity, retryAfterS: options.retryAfterS ?? 1 } : undefined;
     if (mode === 'rate-limited' && options.times === undefined) this.failure!.times = 1;
+  }
+
+  resetPeak(): void {
+    this.peakInFlight = this.inFlight;
   }
 
   async close(): Promise<void> {
@@ -126,6 +137,11 @@ export class FakeOpenai {
     }
     if (this.options.apiKey && req.headers.authorization !== `Bearer ${this.options.apiKey}`)
       return error(401, 'Incorrect API key provided.', 'invalid_request_error', 'invalid_api_key');
+    if (req.method === 'POST') {
+      this.peakInFlight = Math.max(this.peakInFlight, ++this.inFlight);
+      res.once('close', () => this.inFlight--);
+    }
+    if (req.method === 'POST' && this.options.delayMs) await new Promise((r) => setTimeout(r, this.options.delayMs));
     try {
       const route = `${req.method} ${url.pathname}`;
       if (route === 'GET /v1/models')
