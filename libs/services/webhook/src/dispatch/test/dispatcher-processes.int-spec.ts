@@ -39,8 +39,10 @@ describe('dispatcher processes', () => {
     WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true',
     WEBHOOK_RETRY_DELAYS: '300ms,600ms',
     WEBHOOK_TIMEOUT: '2s',
-    // A crashed dispatcher's claims come back after 2 s + 1 s.
-    WEBHOOK_LEASE_MARGIN: '1s',
+    // A crashed dispatcher's claims come back after 2 s + 4 s. The margin is what a live replica may
+    // stall (GC, a starved CPU) before the other one takes its claims: at 1 s, a loaded 2-core CI
+    // machine saw 240 of 1,000 deliveries sent twice by the two-replica case.
+    WEBHOOK_LEASE_MARGIN: '4s',
     WEBHOOK_POLL_INTERVAL: '200ms',
     WEBHOOK_ENDPOINT_CONCURRENCY: '8',
     WEBHOOK_MAX_IN_FLIGHT: '64',
