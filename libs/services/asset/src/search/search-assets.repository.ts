@@ -4,7 +4,7 @@ import { COLUMNS, normalise } from '../assets/asset-list.repository';
 import type { AssetRow } from '../core/asset-repository';
 import { IMAGE_EMBEDDING_DIMENSIONS } from '../embeddings/image-embedding';
 import { Prisma } from '../generated/prisma/client';
-import type { FilterCondition } from './search-filter';
+import type { FilterCondition } from '@genasset/persistence';
 
 /** Filterable attributes of an asset and their columns. */
 export const ASSET_FILTER_COLUMNS: Record<string, string> = {

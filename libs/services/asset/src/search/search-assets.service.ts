@@ -9,11 +9,8 @@ import { LIMITS } from '../core/limits';
 import { TenantScopes } from '../core/tenant-scope';
 import { AssetEmbeddings } from '../embeddings/asset-embeddings';
 import { tryImageEmbedding } from '../embeddings/image-embedding';
-import type { SearchBody, SearchPageFields } from './dto/search-assets.body';
+import { pageFields, parseFilter, referenceVector, searchPaging, searchSort, type FilterCondition, type SearchBody, type SearchPageFields } from '@genasset/persistence';
 import { SearchAssetsRepository, ASSET_FILTER_SPEC } from './search-assets.repository';
-import { parseFilter, type FilterCondition } from './search-filter';
-import { pageFields, searchPaging, searchSort } from './search-paging';
-import { referenceVector } from './reference-vector';
 
 /** Hybrid weight when a query and an image are both given and imageSemanticRatio is not. */
 export const DEFAULT_SEMANTIC_RATIO = 0.5;

@@ -4,7 +4,7 @@ import { Authenticated, CurrentPrincipal, type Principal } from '@genasset/auth'
 import { ApiErrorResponses } from '@genasset/http';
 import { AssetResponseQuery } from '../core/asset-queries';
 import { AssetDto } from '../core/asset.response';
-import { SearchBody, SearchPageFields } from './dto/search-assets.body';
+import { SearchBody, SearchPageFields } from '@genasset/persistence';
 import { SearchAssetsService } from './search-assets.service';
 
 class AssetHitDto extends AssetDto {

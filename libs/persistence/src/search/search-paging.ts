@@ -1,5 +1,5 @@
 import { type FieldError } from '@genasset/http';
-import type { SearchBody, SearchPageFields } from './dto/search-assets.body';
+import type { SearchBody, SearchPageFields } from './search.body';
 
 export const DEFAULT_SEARCH_LIMIT = 20;
 
