@@ -23,3 +23,4 @@ export { parseFilter, type FilterCondition, type FilterSpec } from './search/sea
 export { searchPaging, pageFields, searchSort, DEFAULT_SEARCH_LIMIT, type SearchPaging } from './search/search-paging';
 export { referenceVector } from './search/reference-vector';
 export { SearchBody, SearchImagesBody, SearchPageFields, MAX_REFERENCE_IMAGES } from './search/search.body';
+export { filterConditionSql, type SqlTags } from './search/filter-sql';

@@ -4,7 +4,7 @@ import { COLUMNS, normalise } from '../assets/asset-list.repository';
 import type { AssetRow } from '../core/asset-repository';
 import { IMAGE_EMBEDDING_DIMENSIONS } from '../embeddings/image-embedding';
 import { Prisma } from '../generated/prisma/client';
-import type { FilterCondition } from '@genasset/persistence';
+import { filterConditionSql, type FilterCondition } from '@genasset/persistence';
 
 /** Filterable attributes of an asset and their columns. */
 export const ASSET_FILTER_COLUMNS: Record<string, string> = {
@@ -66,28 +66,11 @@ export class SearchAssetsRepository {
   }
 }
 
-function conditionSql(condition: FilterCondition): Prisma.Sql {
-  const column = Prisma.raw(ASSET_FILTER_COLUMNS[condition.attribute]);
-  const isArray = (ASSET_FILTER_SPEC.arrays as readonly string[]).includes(condition.attribute);
-  switch (condition.op) {
-    case '=':
-      return isArray ? Prisma.sql`${column} @> ARRAY[${condition.value}]::text[]` : Prisma.sql`${column} = ${condition.value}`;
-    case '!=':
-      return isArray
-        ? Prisma.sql`NOT (${column} @> ARRAY[${condition.value}]::text[])`
-        : Prisma.sql`${column} IS DISTINCT FROM ${condition.value}`;
-    case 'IN':
-      return isArray ? Prisma.sql`${column} && ${condition.values}::text[]` : Prisma.sql`${column} = ANY(${condition.values}::text[])`;
-    default:
-      return Prisma.sql`${column} ${Prisma.raw(condition.op)} ${condition.value.toISOString()}::timestamptz`;
-  }
-}
-
 export function buildSearchQueries(c: SearchCriteria): { page: Prisma.Sql; count: Prisma.Sql } {
   const where: Prisma.Sql[] = [
     // A literal, not a parameter, in the public scope: the partial indexes on privacy = 'public' stay usable.
     c.scope.kind === 'public' ? Prisma.sql`a.privacy = 'public'` : Prisma.sql`a.project_id = ${c.scope.projectId}`,
-    ...c.conditions.map(conditionSql),
+    ...c.conditions.map((condition) => filterConditionSql(Prisma, condition, ASSET_FILTER_COLUMNS, ASSET_FILTER_SPEC.arrays)),
   ];
   const tsq = c.text !== undefined ? Prisma.sql`websearch_to_tsquery('english', ${c.text})` : undefined;
   const textScore = tsq ? Prisma.sql`ts_rank_cd(a.search_text, ${tsq}, 32)` : Prisma.sql`0`;
