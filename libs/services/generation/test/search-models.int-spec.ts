@@ -36,7 +36,7 @@ describe('POST /v1/search/models', () => {
     expect(hitIds(res)[0]).toBe(ids.named);
     expect(new Set(hitIds(res))).toEqual(new Set([ids.named, ids.short, ids.tagged]));
     expect(res.body).toMatchObject({ offset: 0, limit: 20, estimatedTotalHits: 3 });
-    expect(res.body.hits[0]).toMatchObject({ ownerId: t.projectId, teamId: t.teamId, concepts: [], name: 'Watercolor landscapes' });
+    expect(res.body.hits[0]).toMatchObject({ ownerId: t.projectId, teamId: t.teamId, concepts: [], name: 'Watercolor landscapes', shortDescription: '' });
   });
 
   it('filters and pages', async () => {

@@ -8,7 +8,7 @@ import { ModelsQuery } from '../dto/model.dto';
 import { SearchModelsService } from './search-models.service';
 
 class SearchModelsResponse extends IntersectionType(SearchPageFields) {
-  @ApiProperty({ type: 'array', items: { type: 'object' }, description: 'Models as GET /v1/models shows them, with teamId, concepts ([]) and score' })
+  @ApiProperty({ type: 'array', items: { type: 'object' }, description: 'Models as GET /v1/models shows them, with teamId, concepts ([]), score, and name and shortDescription always present ("" when unset)' })
   hits!: Record<string, unknown>[];
 }
 

@@ -99,7 +99,15 @@ export class SearchModelsService {
     const ordered = scored.flatMap((s) => (byId.has(s.id) ? [byId.get(s.id)!] : []));
     const views = await this.models.views(ordered, MODEL_LIMITS.listTrainingImages);
     const scores = new Map(scored.map((s) => [s.id, Number(s.score)]));
-    const hits = views.map((view, i) => ({ ...view, teamId: ordered[i].teamId, concepts: [], score: scores.get(ordered[i].id) ?? 0 }));
+    // Upstream's search hit requires name and shortDescription, which a model may not have yet: '' then.
+    const hits = views.map((view, i) => ({
+      ...view,
+      name: ordered[i].name ?? '',
+      shortDescription: ordered[i].shortDescription ?? '',
+      teamId: ordered[i].teamId,
+      concepts: [],
+      score: scores.get(ordered[i].id) ?? 0,
+    }));
     return { hits, ...pageFields(paging, Number(counted[0]?.total ?? 0)) };
   }
 }
