@@ -30,7 +30,7 @@ describe('POST /v1/search/assets', () => {
       { tags: ['cats', 'sea'], createdAt: at(3), embedding: vec(0, 1) },
       { metadata: { caption: 'two kittens sleeping' }, createdAt: at(4), privacy: 'public' },
       { description: 'an old lighthouse keeper', createdAt: at(5), embedding: vec(0, 0, 1) },
-      { name: 'nothing to see', createdAt: at(6) },
+      { name: 'nothing_to-see.png', createdAt: at(6) },
     ]);
     [ids.otherPrivate, ids.otherPublic] = await seedAssets(harness, other, [
       { name: 'Lighthouse of another tenant', embedding: vec(1, 0), createdAt: at(7) },
@@ -48,6 +48,10 @@ describe('POST /v1/search/assets', () => {
       expect(res.body).toMatchObject({ offset: 0, limit: 20, estimatedTotalHits: 3 });
       expect(res.body.hits[0]).toMatchObject({ ownerId: t.projectId, teamId: t.teamId, nsfw: [], tags: ['sea'] });
       expect(typeof res.body.hits[0].url).toBe('string');
+    });
+
+    it('reads file names as words', async () => {
+      expect(hitIds(await search({ query: 'see' }))).toEqual([ids.plain]);
     });
 
     it('matches tags and captions', async () => {

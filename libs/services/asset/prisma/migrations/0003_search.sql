@@ -10,7 +10,8 @@ CREATE FUNCTION search_tags_text(tags text[]) RETURNS text
   RETURN array_to_string(tags, ' ');
 
 ALTER TABLE assets ADD COLUMN search_text tsvector GENERATED ALWAYS AS (
-  setweight(to_tsvector('english'::regconfig, coalesce(name, '')), 'A') ||
+  -- Names are often file names: 'red_lighthouse-2.png' is read as words, not as one file token.
+  setweight(to_tsvector('english'::regconfig, regexp_replace(coalesce(name, ''), '[._/-]+', ' ', 'g')), 'A') ||
   setweight(to_tsvector('english'::regconfig, search_tags_text(tags)), 'B') ||
   setweight(to_tsvector('english'::regconfig, coalesce(metadata->>'prompt', '') || ' ' || coalesce(metadata->>'caption', '')), 'C') ||
   setweight(to_tsvector('english'::regconfig, coalesce(description, '')), 'D')
