@@ -137,6 +137,14 @@ describe('POST /v1/search/assets', () => {
       expect(bad.body.infos.fields.image.join(' ')).toMatch(/not a readable image/);
     });
 
+    it('accepts a reference image of several MB inline (the upload route body limit, not the 1 MB default)', async () => {
+      const noise = Buffer.from(Array.from({ length: 700 * 700 * 3 }, (_, i) => (i * 7919) % 251));
+      const png = await sharp(noise, { raw: { width: 700, height: 700, channels: 3 } }).png({ compressionLevel: 0 }).toBuffer();
+      expect(png.length).toBeGreaterThan(1024 * 1024);
+      const res = await search({ image: `data:image/png;base64,${png.toString('base64')}` });
+      expect(res.status).toBe(200);
+    });
+
     it('hybrid: imageSemanticRatio weighs text against similarity', async () => {
       // "lighthouse" matches the name (rank high), the prompt and the description; the image is the cat-tagged one.
       const textFirst = await search({ query: 'lighthouse', image: ids.catTag, imageSemanticRatio: 0 });

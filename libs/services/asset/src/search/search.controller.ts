@@ -1,9 +1,11 @@
 import { Body, Controller, HttpCode, Post, Query } from '@nestjs/common';
+import { RouteConfig } from '@nestjs/platform-fastify';
 import { ApiOkResponse, ApiOperation, ApiProperty, ApiTags, IntersectionType } from '@nestjs/swagger';
 import { Authenticated, CurrentPrincipal, type Principal } from '@genasset/auth';
 import { ApiErrorResponses } from '@genasset/http';
 import { AssetResponseQuery } from '../core/asset-queries';
 import { AssetDto } from '../core/asset.response';
+import { LIMITS } from '../core/limits';
 import { SearchBody, SearchPageFields } from '@genasset/persistence';
 import { SearchAssetsService } from './search-assets.service';
 
@@ -24,6 +26,8 @@ export class SearchController {
 
   @Post('assets')
   @HttpCode(200)
+  // Reference images may come inline as data URLs: the upload route's body limit.
+  @RouteConfig({ bodyLimit: LIMITS.uploadBodyBytes })
   @Authenticated()
   @ApiOperation({ summary: "Search the project's assets (or every organisation's public ones): full text, similar images, or both (docs/search.md)" })
   @ApiOkResponse({ type: SearchAssetsResponse })
