@@ -240,6 +240,7 @@ describe('compose gateway (nginx.conf)', () => {
       '/v1/assets',
       '/v1/uploads',
       '/v1/models/model_01J/training-images',
+      '/v1/search/assets',
     ])
       expect([path, limit(path)]).toEqual([path, '64m']);
     for (const path of ['/v1/collections', '/v1/jobs', '/v1/me'])

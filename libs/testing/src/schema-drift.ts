@@ -69,7 +69,8 @@ const NATIVE_TO_PG: Record<string, (args: string[]) => string> = {
 
 /** Reads a Prisma schema into the tables, columns and unique keys it expects. */
 export function expectedShape(prismaSchemaPath: string): { columns: ColumnShape[]; uniques: string[] } {
-  const dmmf = JSON.parse(schemaWasm().get_dmmf(JSON.stringify({ prismaSchema: readFileSync(prismaSchemaPath, 'utf8') }))) as {
+  const source = readFileSync(prismaSchemaPath, 'utf8');
+  const dmmf = JSON.parse(schemaWasm().get_dmmf(JSON.stringify({ prismaSchema: source }))) as {
     datamodel: { models: DmmfModel[] };
   };
   const columns: ColumnShape[] = [];
@@ -92,7 +93,24 @@ export function expectedShape(prismaSchemaPath: string): { columns: ColumnShape[
     if (pk.length) uniques.push(`${table}(${pk.map(columnOf).join(',')})`);
     for (const u of model.uniqueFields) uniques.push(`${table}(${u.map(columnOf).join(',')})`);
   }
+  columns.push(...unsupportedColumns(source, dmmf.datamodel.models));
   return { columns: sortColumns(columns), uniques: [...new Set(uniques)].sort() };
+}
+
+/**
+ * `Unsupported("tsvector")` fields (a generated search column, …): the DMMF leaves them
+ * out, so they are read from the schema's text. Always optional in Prisma, so nullable.
+ */
+function unsupportedColumns(source: string, models: readonly DmmfModel[]): ColumnShape[] {
+  const columns: ColumnShape[] = [];
+  for (const block of source.matchAll(/^model\s+(\w+)\s*\{([\s\S]*?)^\}/gm)) {
+    const model = models.find((m) => m.name === block[1]);
+    for (const field of block[2].matchAll(/^\s*(\w+)\s+Unsupported\("([^"]+)"\)(\[\])?\??(.*)$/gm)) {
+      const mapped = /@map\("([^"]+)"\)/.exec(field[4]);
+      columns.push({ table: model?.dbName ?? block[1], column: mapped?.[1] ?? field[1], type: `${field[2]}${field[3] ?? ''}`, nullable: true });
+    }
+  }
+  return columns;
 }
 
 /** Reads what the migrations actually built in `schema` (excluding tables owned by shared libraries). */

@@ -21,6 +21,7 @@ export const PUBLIC_ROUTES: [string, HttpService][] = [
   ['/v1/assets/public/asset_01J', 'asset-service'],
   ['/v1/uploads', 'asset-service'],
   ['/v1/uploads/upload_01J', 'asset-service'],
+  ['/v1/search/assets', 'asset-service'],
   // The web console's static files (apps/console), served by asset-service.
   ['/console', 'asset-service'],
   ['/console/static/index-abc123.js', 'asset-service'],
@@ -31,6 +32,7 @@ export const PUBLIC_ROUTES: [string, HttpService][] = [
   ['/v1/generate/custom/model_01J', 'generation-service'],
   ['/v1/models', 'generation-service'],
   ['/v1/models/model_01J/training-images', 'generation-service'],
+  ['/v1/search/models', 'generation-service'],
   ['/v1/jobs', 'job-service'],
   ['/v1/jobs/job_01J', 'job-service'],
   ['/v1/me', 'job-service'],
@@ -65,6 +67,7 @@ export const PRIVATE_PATHS = [
   '/readyz',
   '/metrics',
   '/v1/assetsx',
+  '/v1/search/collections',
   '/v1/teams/team_01J',
   '/v1/teams/team_01J/members',
   '/v1/projects/proj_01J',

@@ -254,6 +254,9 @@ export const CONTRACT_ENTRIES: ContractEntry[] = [
     return { path: `/v1/workflows/${workflow.id}` };
   }),
   // Account and discovery (tags, usages, prices, recommendations)
+  // Search (docs/search.md): hybrid, an uploaded image (it has an embedding) as the reference.
+  entry('POST /v1/search/assets', (f) => ({ path: '/v1/search/assets', body: { query: 'input', image: f.image, hitsPerPage: 5, page: 1 } })),
+  entry('POST /v1/search/models', () => ({ path: '/v1/search/models', body: { query: 'renamed', filter: 'privacy IN [private, public]', limit: 5, offset: 0 } })),
   entry('GET /v1/tags', () => ({ path: '/v1/tags?pageSize=100' })),
   entry('GET /v1/usages', () => ({ path: '/v1/usages?timeRange=7d' })),
   entry('GET /v1/oscu/prices', () => ({ path: '/v1/oscu/prices', auth: null })),

@@ -8,6 +8,7 @@ import { DownloadModule } from './download/download.module';
 import { DownloadsModule } from './downloads/downloads.module';
 import { AssetsApiModule } from './internal/assets-api.module';
 import { JobOutputsModule } from './job-outputs/job-outputs.module';
+import { SearchModule } from './search/search.module';
 import { TagsModule } from './tags/tags.module';
 import { UploadModule } from './upload/upload.module';
 import { UploadsModule } from './uploads/uploads.module';
@@ -18,7 +19,7 @@ import { UploadsModule } from './uploads/uploads.module';
  * object storage without orphans).
  */
 @Module({
-  imports: [AssetCoreModule, AssetsModule, UploadModule, CanvasModule, TagsModule, CopyModule, DownloadModule, DownloadsModule, UploadsModule, AssetsApiModule, JobOutputsModule, CollectionFactsModule],
+  imports: [AssetCoreModule, AssetsModule, UploadModule, CanvasModule, TagsModule, CopyModule, DownloadModule, DownloadsModule, UploadsModule, AssetsApiModule, JobOutputsModule, CollectionFactsModule, SearchModule],
   exports: [AssetCoreModule],
 })
 export class AssetServiceModule {}

@@ -40,6 +40,21 @@ describe('asset-service in embedded mode', () => {
     return { status: res.status, body: res.body as Record<string, any> };
   };
 
+  it('searches on PGlite: full text (generated tsvector), similar images by id and data URL (exact scan), hybrid', async () => {
+    const bytes = await png(16, 16);
+    const asset = (await call('POST', '/v1/assets', { image: dataUrl(bytes), name: 'Searchable lighthouse.png' })).body.asset;
+    const text = await call('POST', '/v1/search/assets', { query: 'lighthouses', filter: 'type = uploaded' });
+    expect(text.status).toBe(200);
+    expect(text.body.hits.map((h: { id: string }) => h.id)).toEqual([asset.id]);
+    const byId = await call('POST', '/v1/search/assets', { image: asset.id, page: 1, hitsPerPage: 5 });
+    expect(byId.body.hits[0]).toMatchObject({ id: asset.id });
+    expect(byId.body.hits[0].score).toBeCloseTo(1, 4);
+    expect(byId.body).toMatchObject({ page: 1, hitsPerPage: 5 });
+    const byData = await call('POST', '/v1/search/assets', { query: 'lighthouse', images: { like: [dataUrl(bytes)] }, imageSemanticRatio: 0.5 });
+    expect(byData.body.hits[0]).toMatchObject({ id: asset.id });
+    await call('DELETE', '/v1/assets', { assetIds: [asset.id] });
+  });
+
   it('uploads, lists, converts, locks, updates, tags and deletes', async () => {
     const bytes = await png(20, 10);
     const uploaded = await call('POST', '/v1/assets', { image: dataUrl(bytes) });

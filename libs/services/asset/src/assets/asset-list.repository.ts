@@ -36,7 +36,7 @@ const SORT_SQL: Record<SortColumn, Prisma.Sql> = {
 };
 
 /** Every column except the embedding, aliased to the Prisma field names (rows read like `AssetRow`). */
-const COLUMNS = Prisma.raw(`a.id, a.team_id AS "teamId", a.project_id AS "projectId", a.author_id AS "authorId",
+export const COLUMNS = Prisma.raw(`a.id, a.team_id AS "teamId", a.project_id AS "projectId", a.author_id AS "authorId",
   a.type, a.kind, a.mime_type AS "mimeType", a.status, a.privacy, a.name, a.description, a.tags,
   a.collection_ids AS "collectionIds", a.parent_id AS "parentId", a.root_parent_id AS "rootParentId",
   a.inference_id AS "inferenceId", a.model_id AS "modelId", a.job_id AS "jobId", a.output_index AS "outputIndex",
@@ -113,7 +113,7 @@ export function buildListQuery(c: ListCriteria): Prisma.Sql {
 }
 
 /** Raw rows come back with driver types; make them look exactly like Prisma's (in place: the rows are fresh). */
-function normalise(row: AssetRow): AssetRow {
+export function normalise(row: AssetRow): AssetRow {
   row.createdAt = new Date(row.createdAt);
   row.updatedAt = new Date(row.updatedAt);
   row.lockExpiresAt = row.lockExpiresAt ? new Date(row.lockExpiresAt) : null;

@@ -15,6 +15,10 @@ export interface SeedAsset {
   modelId?: string;
   createdAt?: Date;
   updatedAt?: Date;
+  name?: string;
+  description?: string;
+  metadata?: Record<string, unknown>;
+  embedding?: number[];
 }
 
 /**
@@ -30,8 +34,9 @@ export async function seedAssets(harness: ServiceHarness, tenant: Pick<Tenant, '
     const createdAt = row.createdAt ?? new Date();
     await harness.db.query(
       `INSERT INTO assets.assets (id, team_id, project_id, author_id, type, kind, mime_type, privacy, tags, collection_ids,
-         parent_id, root_parent_id, inference_id, model_id, storage_key, properties, created_at, updated_at)
-       VALUES ($1, $2, $3, $4, $5, 'image', 'image/png', $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16)`,
+         parent_id, root_parent_id, inference_id, model_id, storage_key, properties, created_at, updated_at,
+         name, description, metadata, embedding)
+       VALUES ($1, $2, $3, $4, $5, 'image', 'image/png', $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20)`,
       [
         id,
         tenant.teamId,
@@ -49,6 +54,10 @@ export async function seedAssets(harness: ServiceHarness, tenant: Pick<Tenant, '
         JSON.stringify({ width: 1, height: 1, size: 1, format: 'png' }),
         createdAt,
         row.updatedAt ?? createdAt,
+        row.name ?? null,
+        row.description ?? null,
+        JSON.stringify(row.metadata ?? {}),
+        row.embedding ?? [],
       ],
     );
   }

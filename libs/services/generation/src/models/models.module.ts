@@ -20,6 +20,8 @@ import { ModelPageController } from './pages/model-page.controller';
 import { ModelPageRepository } from './pages/model-page.repository';
 import { ModelPageService } from './pages/model-page.service';
 import { ScoresController } from './scores/scores.controller';
+import { SearchModelsController } from './search/search-models.controller';
+import { SearchModelsService } from './search/search-models.service';
 import { ScoresService } from './scores/scores.service';
 import { TrainingImageRepository } from './training-images/training-image.repository';
 import { TrainingImagesController } from './training-images/training-images.controller';
@@ -32,6 +34,7 @@ import { PresetsService } from './presets/presets.service';
   imports: [GenerationDataModule, GenerationMessagingModule],
   controllers: [
     ModelListingController,
+    SearchModelsController,
     ModelsController,
     PresetsController,
     ModelPageController,
@@ -46,6 +49,7 @@ import { PresetsService } from './presets/presets.service';
     ModelAccess,
     ModelRuns,
     ModelsService,
+    SearchModelsService,
     TrainingService,
     PresetRepository,
     PresetsService,

@@ -1,0 +1,50 @@
+import { type FieldError } from '@genasset/http';
+import type { SearchBody, SearchPageFields } from './search.body';
+
+export const DEFAULT_SEARCH_LIMIT = 20;
+
+/** offset/limit or page/hitsPerPage (upstream: each pair "must be used with" its partner, the two modes exclusive). */
+export interface SearchPaging {
+  mode: 'offset' | 'page';
+  offset: number;
+  limit: number;
+  page?: number;
+}
+
+export function searchPaging(body: SearchBody, fail: (error: FieldError) => void): SearchPaging {
+  const pageMode = body.page !== undefined || body.hitsPerPage !== undefined;
+  if (pageMode && (body.offset !== undefined || body.limit !== undefined)) {
+    fail({ field: body.page !== undefined ? 'page' : 'hitsPerPage', messages: ['page/hitsPerPage and offset/limit are two paging modes: use one'] });
+  }
+  if (!pageMode) return { mode: 'offset', offset: body.offset ?? 0, limit: body.limit ?? DEFAULT_SEARCH_LIMIT };
+  const hitsPerPage = body.hitsPerPage ?? DEFAULT_SEARCH_LIMIT;
+  const page = body.page ?? 1;
+  return { mode: 'page', offset: (page - 1) * hitsPerPage, limit: hitsPerPage, page };
+}
+
+/** The paging fields of the answer for `total` matches. */
+export function pageFields(paging: SearchPaging, total: number): SearchPageFields {
+  if (paging.mode === 'offset') return { offset: paging.offset, limit: paging.limit, estimatedTotalHits: total };
+  return {
+    offset: paging.offset,
+    limit: paging.limit,
+    page: paging.page,
+    hitsPerPage: paging.limit,
+    totalHits: total,
+    totalPages: Math.ceil(total / paging.limit),
+  };
+}
+
+/** sortBy ['createdAt:desc'] over the sortable attributes; [] = by score. */
+export function searchSort(sortBy: readonly string[] | undefined, sortable: readonly string[], fail: (error: FieldError) => void): { attribute: string; direction: 'asc' | 'desc' }[] {
+  const out: { attribute: string; direction: 'asc' | 'desc' }[] = [];
+  for (const entry of sortBy ?? []) {
+    const [attribute, direction, extra] = entry.split(':');
+    if (extra !== undefined || !sortable.includes(attribute) || (direction !== 'asc' && direction !== 'desc')) {
+      fail({ field: 'sortBy', messages: [`sortBy ${JSON.stringify(entry)} is not <attribute>:asc|desc over ${sortable.join(', ')}`] });
+      continue;
+    }
+    out.push({ attribute, direction });
+  }
+  return out;
+}
