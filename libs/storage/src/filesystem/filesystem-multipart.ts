@@ -94,7 +94,10 @@ export class FilesystemMultipart {
   }
 
   async listParts(key: string, uploadId: string): Promise<UploadedPart[]> {
-    const parts = await this.storedParts(await this.folderOf(key, uploadId));
+    // An abort under way removes the folder after its record was read: that is an upload gone too.
+    const parts = await this.storedParts(await this.folderOf(key, uploadId)).catch((error: unknown) => {
+      throw isMissing(error) ? noSuchUpload(uploadId) : error;
+    });
     return parts.map(({ partNumber, etag, size }) => ({ partNumber, etag, size }));
   }
 

@@ -26,7 +26,7 @@ export const APPS = {
   'collection-service': { entry: 'apps/collection-service/src/main.ts', upstream: 'collection_service' },
   'generation-service': { entry: 'apps/generation-service/src/main.ts', upstream: 'generation_service' },
   'job-service': { entry: 'apps/job-service/src/main.ts', upstream: 'job_service' },
-  'inference-worker': { entry: 'apps/inference-worker/src/main.ts', upstream: undefined },
+  'inference-worker': { entry: 'apps/inference-worker/src/main.ts', upstream: 'inference_worker' },
   'webhook-dispatcher': { entry: 'apps/webhook-dispatcher/src/main.ts', upstream: 'webhook_dispatcher' },
 } as const;
 export type AppName = keyof typeof APPS;

@@ -255,7 +255,7 @@ export class FakeComfyui {
   }
 
   private async upload(kind: 'image' | 'mask', req: IncomingMessage, body: Buffer, json: (s: number, v: unknown) => void): Promise<void> {
-    const form = await new Request('http://fake/upload', { method: 'POST', headers: { 'content-type': req.headers['content-type'] ?? '' }, body }).formData();
+    const form = await new Request('http://fake/upload', { method: 'POST', headers: { 'content-type': req.headers['content-type'] ?? '' }, body: new Uint8Array(body) }).formData();
     const image = form.get('image');
     if (!image || typeof image === 'string' || !image.name) return json(400, { error: 'no image' });
     const type = String(form.get('type') ?? 'input');

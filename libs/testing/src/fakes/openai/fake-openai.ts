@@ -219,7 +219,7 @@ async function picture(width: number, height: number, seed: string): Promise<Buf
 
 /** Multipart fields as the server would read them (undici's parser): files as {name, type, bytes}. */
 async function formFields(req: IncomingMessage, raw: Buffer): Promise<Record<string, unknown>> {
-  const form = await new Response(raw, { headers: { 'content-type': req.headers['content-type'] ?? '' } }).formData();
+  const form = await new Response(new Uint8Array(raw), { headers: { 'content-type': req.headers['content-type'] ?? '' } }).formData();
   const fields: Record<string, unknown> = {};
   for (const [key, value] of form.entries())
     fields[key] = typeof value === 'string' ? value : { name: value.name, type: value.type, bytes: Buffer.from(await value.arrayBuffer()) };
