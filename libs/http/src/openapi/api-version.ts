@@ -7,6 +7,6 @@
  * documents served no longer match it, and names the two values to record here.
  */
 export const API_VERSION = {
-  version: '2026-11-27T18:16:14.000Z',
-  fingerprint: 'cc10f71259337762',
+  version: '2026-11-27T18:50:41.000Z',
+  fingerprint: '5b2ae9b991cfdd26',
 } as const;
