@@ -2,7 +2,7 @@ import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import sharp from 'sharp';
-import { freePort, spawnTsProcess, waitFor, WebhookReceiver, type SpawnedProcess } from '@genasset/testing';
+import { freePort, spawnTsProcess, waitFor, WebhookReceiver, type SpawnedProcess, EMBEDDED_PLATFORM_ENV } from '@genasset/testing';
 
 jest.setTimeout(300_000);
 
@@ -23,11 +23,7 @@ describe('platform: crash recovery in embedded mode', () => {
       PORT: String(port),
       DATA_DIR: dataDir,
       LOG_LEVEL: 'warn',
-      DATABASE_URL: '',
-      KAFKA_BROKERS: '',
-      S3_ENDPOINT: '',
-      S3_BUCKET: '',
-      ADMIN_TOKEN: '',
+      ...EMBEDDED_PLATFORM_ENV,
       // txt2img goes to the "inference server" below, which never answers the first request: a job
       // that is running, leased to this process, when it is killed.
       INFERENCE_ENGINES: 'txt2img=http',

@@ -1,7 +1,7 @@
 import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { freePort, spawnTsProcess, waitFor, type SpawnedProcess } from '@genasset/testing';
+import { freePort, spawnTsProcess, waitFor, type SpawnedProcess, EMBEDDED_PLATFORM_ENV } from '@genasset/testing';
 
 jest.setTimeout(300_000);
 
@@ -22,11 +22,7 @@ describe('platform: one process per data directory', () => {
       PORT: String(port),
       DATA_DIR: dataDir,
       LOG_LEVEL: 'warn',
-      DATABASE_URL: '',
-      KAFKA_BROKERS: '',
-      S3_ENDPOINT: '',
-      S3_BUCKET: '',
-      ADMIN_TOKEN: '',
+      ...EMBEDDED_PLATFORM_ENV,
     });
     running.push(proc);
     return { proc, base: `http://127.0.0.1:${port}` };

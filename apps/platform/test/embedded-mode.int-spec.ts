@@ -4,7 +4,7 @@ import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { API_VERSION, openApiFingerprint } from '@genasset/http';
-import { freePort, openApiResponseChecker, spawnTsProcess, waitFor, type SpawnedProcess } from '@genasset/testing';
+import { freePort, openApiResponseChecker, spawnTsProcess, waitFor, type SpawnedProcess, EMBEDDED_PLATFORM_ENV } from '@genasset/testing';
 
 /**
  * What `npm start` does, as a user sees it: the platform as its own OS process
@@ -23,11 +23,7 @@ describe('platform in embedded mode', () => {
     PORT: String(port),
     DATA_DIR: dataDir,
     LOG_LEVEL: '',
-    DATABASE_URL: '',
-    KAFKA_BROKERS: '',
-    S3_ENDPOINT: '',
-    S3_BUCKET: '',
-    ADMIN_TOKEN: '',
+    ...EMBEDDED_PLATFORM_ENV,
   });
 
   beforeAll(async () => {

@@ -3,7 +3,7 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync } fr
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
-import { freePort, spawnTsProcess, waitFor, WebhookReceiver, type SpawnedProcess } from '@genasset/testing';
+import { freePort, spawnTsProcess, waitFor, WebhookReceiver, type SpawnedProcess, EMBEDDED_PLATFORM_ENV } from '@genasset/testing';
 
 export const REPO_ROOT = resolve(__dirname, '../../../..');
 /** Where the browser test saves its screenshots (git-ignored; README.md shows copies from docs/images/console). */
@@ -76,11 +76,7 @@ export async function startConsoleStack(): Promise<ConsoleStack> {
       DATA_DIR: dataDir,
       PUBLIC_BASE_URL: base,
       LOG_LEVEL: 'warn',
-      DATABASE_URL: '',
-      KAFKA_BROKERS: '',
-      S3_ENDPOINT: '',
-      S3_BUCKET: '',
-      ADMIN_TOKEN: '',
+      ...EMBEDDED_PLATFORM_ENV,
       // The receiver listens on http://127.0.0.1 (docs/webhooks.md, outbound safety).
       WEBHOOK_ALLOW_HTTP: 'true',
       WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true',
