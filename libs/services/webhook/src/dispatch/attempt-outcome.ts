@@ -22,6 +22,8 @@ export interface AttemptOutcome {
 export interface AttemptResult extends AttemptOutcome {
   deliveryId: string;
   endpointId: string;
+  /** This attempt's number, 1 for the first: what the retry policy decides on. */
+  attempt: number;
 }
 
 /**
@@ -30,12 +32,13 @@ export interface AttemptResult extends AttemptOutcome {
  * a second, and no object spread or rest copy runs per attempt.
  */
 export function attemptResult(
-  delivery: { id: string; endpointId: string },
+  delivery: { id: string; endpointId: string; attemptCount: number },
   outcome: AttemptOutcome,
 ): AttemptResult {
   return {
     deliveryId: delivery.id,
     endpointId: delivery.endpointId,
+    attempt: delivery.attemptCount + 1,
     responseStatusCode: outcome.responseStatusCode,
     ok: outcome.ok,
     sentAt: outcome.sentAt,
