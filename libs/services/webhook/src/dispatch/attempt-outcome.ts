@@ -1,4 +1,4 @@
-import { storable } from '@genasset/contracts';
+import { storable, errorMessage } from '@genasset/contracts';
 
 /** Recorded when the service itself failed before or while sending (spec: -1). */
 export const SERVICE_ERROR_CODE = -1;
@@ -94,7 +94,7 @@ export function transportFailure(
   timedOut: boolean,
 ): AttemptOutcome {
   const code = (error as { code?: unknown })?.code;
-  const message = error instanceof Error ? error.message : String(error);
+  const message = errorMessage(error);
   if (timedOut || (typeof code === 'string' && TIMEOUT_CODES.has(code))) {
     return networkFailure(`timeout: no complete answer within ${timeoutMs} ms`, sentAt, durationMs);
   }
