@@ -28,6 +28,32 @@ describe('webhook delivery', () => {
       { timeoutMs, what: `delivery ${id} final` },
     );
 
+  /**
+   * Sends one delivery to a fresh endpoint, due after everything queued so far, and waits until it is
+   * recorded. The claim takes due deliveries oldest first, in one statement that leases them: once
+   * this one was claimed, every claimable delivery due before it was leased too, so a delivery still
+   * unleased and unattempted now was passed over, not merely not reached yet.
+   */
+  const claimedPast = async () => {
+    const witness = await receiver(200);
+    const endpoint = await createEndpoint(harness.db, { url: witness.url });
+    const [id] = await enqueue(harness.db, endpoint.id);
+    expect((await final(id)).status).toBe('success');
+  };
+  /** A delivery left as the claim found it: never leased, attempted `attempts` times. */
+  const untouched = async (id: string, attempts: number) =>
+    expect(await stored(harness.db, id)).toMatchObject({ attempt_count: attempts, lease_until: null });
+  /** Waits (on the database's clock) until a retry is due: from then on a claim may take it. */
+  const due = (id: string) =>
+    waitFor(
+      async () =>
+        (await harness.db.query<{ due: boolean }>(
+          `SELECT next_attempt_at <= now() AS due FROM webhooks.webhook_deliveries WHERE id = $1`,
+          [id],
+        ))[0]?.due,
+      { timeoutMs: 10_000, what: `retry of ${id} due` },
+    );
+
   beforeAll(async () => {
     harness = await startDispatchHarness({
       WEBHOOK_RETRY_DELAYS: DELAYS.map((d) => `${d}ms`).join(','),
@@ -100,7 +126,7 @@ describe('webhook delivery', () => {
       total: before.total + 1,
       failed: before.failed,
     });
-    await new Promise((r) => setTimeout(r, 500));
+    await claimedPast();
     expect(hooks.requests).toHaveLength(1);
   });
 
@@ -152,7 +178,7 @@ describe('webhook delivery', () => {
     const stamps = hooks.requests.map((r) => signedAt(r.headers[SIGNATURE_HEADER]));
     expect(new Set(stamps).size).toBe(3);
 
-    await new Promise((r) => setTimeout(r, DELAYS[1] * 2 + 500));
+    await claimedPast();
     expect(hooks.requests).toHaveLength(3);
     expect((await stored(harness.db, id)).attempts).toHaveLength(3);
   });
@@ -245,9 +271,10 @@ describe('webhook delivery', () => {
     const hooks = await receiver(200);
     const endpoint = await createEndpoint(harness.db, { url: hooks.url, enabled: false });
     const pending = await enqueue(harness.db, endpoint.id, 3);
-    await new Promise((r) => setTimeout(r, 1_000));
+    await claimedPast();
     expect(hooks.requests).toHaveLength(0);
     for (const id of pending) expect((await stored(harness.db, id)).status).toBe('created');
+    for (const id of pending) await untouched(id, 0);
 
     await harness.db.query(`UPDATE webhooks.webhook_endpoints SET enabled = true WHERE id = $1`, [
       endpoint.id,
@@ -266,9 +293,11 @@ describe('webhook delivery', () => {
     await harness.db.query(`UPDATE webhooks.webhook_endpoints SET enabled = false WHERE id = $1`, [
       endpoint.id,
     ]);
-    await new Promise((r) => setTimeout(r, DELAYS[0] + 1_000));
+    await due(id);
+    await claimedPast();
     expect(hooks.requests).toHaveLength(1);
     expect((await stored(harness.db, id)).status).toBe('retrying');
+    await untouched(id, 1);
 
     await harness.db.query(`UPDATE webhooks.webhook_endpoints SET enabled = true WHERE id = $1`, [
       endpoint.id,
