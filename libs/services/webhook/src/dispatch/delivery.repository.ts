@@ -106,27 +106,29 @@ const CLAIM_SQL = `
     LEFT JOIN claimed ON true`;
 
 /**
- * Records a batch of outcomes ($1: one JSON array of AttemptResults, each with the state the retry
- * policy decided, `status` and `nextAttemptAt`): each delivery's state with the attempt appended to its
- * `attempts`, and the endpoint counters, in one statement. The statement decides nothing: it keeps
- * a final status, and lets an attempt that is not the delivery's latest (a duplicate sent after its
- * lease ran out, recorded after a newer attempt) count without deciding the state, unless it
- * succeeded. Returns the next attempt time of every delivery left `retrying`.
+ * Records a batch of outcomes ($1: one JSON array of AttemptResults, each with `decisions`: what the
+ * retry policy makes of the outcome as attempt number `attempt`, `attempt + 1`, … until a final
+ * state): each delivery's state with the attempt appended to its `attempts`, and the endpoint
+ * counters, in one statement. The statement decides nothing: it stores the decision for the
+ * attempt's real number, the stored count + 1, which is `attempt` unless another attempt was
+ * recorded since the claim (a duplicate sent after a lease ran out); a final status stays.
+ * Returns the next attempt time of every delivery left `retrying`.
  */
+/** Which of a result's decisions is its attempt's: the stored count + 1 - `attempt`, within the list. */
+const DECISION_INDEX = `greatest(0, least(d.attempt_count + 1 - r.attempt, json_array_length(r.decisions) - 1))`;
+
 const RECORD_SQL = prepared(`
   WITH r AS (
     SELECT *
       FROM json_to_recordset($1::json)
         AS r("deliveryId" text, "responseStatusCode" int, "sentAt" text, "durationMs" int, error text, ok boolean,
-             attempt int, status text, "nextAttemptAt" text)
+             attempt int, decisions json)
   ), upd AS (
     UPDATE ${S}.webhook_deliveries d
        SET status = CASE WHEN d.status NOT IN ${PENDING} THEN d.status
-                         WHEN r.ok OR r.attempt > d.attempt_count THEN r.status
-                         ELSE d.status END,
+                         ELSE r.decisions -> ${DECISION_INDEX} ->> 'status' END,
            next_attempt_at = CASE WHEN d.status NOT IN ${PENDING} THEN NULL
-                                  WHEN r.ok OR r.attempt > d.attempt_count THEN r."nextAttemptAt"::timestamptz
-                                  ELSE d.next_attempt_at END,
+                                  ELSE (r.decisions -> ${DECISION_INDEX} ->> 'at')::timestamptz END,
            attempt_count = d.attempt_count + 1,
            attempts = d.attempts || jsonb_build_object('responseStatusCode', r."responseStatusCode", 'sentAt', r."sentAt",
                                                        'durationMs', r."durationMs", 'error', r.error),
@@ -241,22 +243,18 @@ export class DeliveryRepository {
    */
   async record(results: readonly AttemptResult[], schedule: RetrySchedule): Promise<Date[]> {
     if (results.length === 0) return [];
-    // One JSON text for the batch (as the intake sends its rows), built natively; sentAt and
-    // nextAttemptAt come out as ISO 8601 UTC text (Date#toJSON), which the attempt entry keeps as written.
-    const rows = results.map((result) => {
-      const next = nextDeliveryState(schedule, result.attempt, result);
-      return {
-        deliveryId: result.deliveryId,
-        responseStatusCode: result.responseStatusCode,
-        sentAt: result.sentAt,
-        durationMs: result.durationMs,
-        error: result.error,
-        ok: result.ok,
-        attempt: result.attempt,
-        status: next.status,
-        nextAttemptAt: next.nextAttemptAt,
-      };
-    });
+    // One JSON text for the batch (as the intake sends its rows), built natively; sentAt and the
+    // decisions' times come out as ISO 8601 UTC text (Date#toJSON), which the attempt entry keeps as written.
+    const rows = results.map((result) => ({
+      deliveryId: result.deliveryId,
+      responseStatusCode: result.responseStatusCode,
+      sentAt: result.sentAt,
+      durationMs: result.durationMs,
+      error: result.error,
+      ok: result.ok,
+      attempt: result.attempt,
+      decisions: decisionsFrom(schedule, result),
+    }));
     const found = await this.statements.query<{ next_attempt_at: Date }>(RECORD_SQL, [JSON.stringify(rows)]);
     return found.map((r) => r.next_attempt_at);
   }
@@ -268,6 +266,20 @@ export class DeliveryRepository {
       `UPDATE ${S}.webhook_deliveries SET lease_until = NULL WHERE id = ANY ($1::text[]) AND status IN ${PENDING}`,
       [deliveryIds],
     );
+  }
+}
+
+/**
+ * The policy's decision for `result` as attempt `attempt`, then as each later number until one is
+ * final (one entry for a success; at most `maxAttempts` in all): the recording statement takes the
+ * one of the attempt's real number, so a duplicate recorded late still counts against the limit.
+ */
+function decisionsFrom(schedule: RetrySchedule, result: AttemptResult): { status: string; at: Date | null }[] {
+  const decisions: { status: string; at: Date | null }[] = [];
+  for (let attempt = result.attempt; ; attempt++) {
+    const next = nextDeliveryState(schedule, attempt, result);
+    decisions.push({ status: next.status, at: next.nextAttemptAt });
+    if (next.status !== 'retrying') return decisions;
   }
 }
 

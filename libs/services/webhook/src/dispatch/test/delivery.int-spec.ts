@@ -1,5 +1,7 @@
 import { freePort, WebhookReceiver, waitFor, type Responder, type ServiceHarness } from '@genasset/testing';
 import { SIGNATURE_HEADER, USER_AGENT, verify } from '@genasset/webhooks';
+import { networkFailure } from '../attempt-outcome';
+import { DeliveryRepository } from '../delivery.repository';
 import { startDispatchHarness } from './support/dispatch-test.module';
 import { counters, createEndpoint, enqueue, signedAt, stored } from './support/webhook-rows';
 
@@ -329,6 +331,37 @@ describe('webhook delivery', () => {
     const other = await createEndpoint(harness.db, { url: next.url });
     const [nextId] = await enqueue(harness.db, other.id);
     expect((await final(nextId)).status).toBe('success');
+  });
+
+  it('records the retry policy’s decision for the attempt’s real number, a duplicate recorded late included', async () => {
+    // A paused endpoint: the workers leave its deliveries alone, this test records for them.
+    const endpoint = await createEndpoint(harness.db, { url: 'http://127.0.0.1:9/never', enabled: false });
+    const [fresh, raced] = await enqueue(harness.db, endpoint.id, 2);
+    // `raced` was claimed at 0 attempts, its lease ran out, and two later attempts were recorded meanwhile.
+    await harness.db.query(
+      `UPDATE webhooks.webhook_deliveries SET status = 'retrying', attempt_count = 2 WHERE id = $1`,
+      [raced],
+    );
+    const repository = new DeliveryRepository(harness.db);
+    const sentAt = new Date();
+    const failed = networkFailure('ECONNREFUSED', sentAt, 20);
+    const schedule = { retryDelaysMs: DELAYS, maxAttempts: 3 };
+    try {
+      const retries = await repository.record(
+        [fresh, raced].map((id) => ({ deliveryId: id, endpointId: endpoint.id, attempt: 1, ...failed })),
+        schedule,
+      );
+      expect(retries).toHaveLength(1);
+    } finally {
+      await repository.close();
+    }
+    const first = await stored(harness.db, fresh);
+    expect(first).toMatchObject({ status: 'retrying', attempt_count: 1 });
+    const delay = first.next_attempt_at!.getTime() - (sentAt.getTime() + 20);
+    expect(delay).toBeGreaterThanOrEqual(DELAYS[0]);
+    expect(delay).toBeLessThanOrEqual(DELAYS[0] * 1.1);
+    // Its third attempt in all: the limit, whatever number it was claimed as.
+    expect(await stored(harness.db, raced)).toMatchObject({ status: 'failed', attempt_count: 3, next_attempt_at: null });
   });
 
   it('caps attempts in flight per endpoint and reads at most a small response body', async () => {
