@@ -106,3 +106,5 @@ export {
   pictureOutputSize,
   SKYBOX_DEFAULT_WIDTH,
 } from './pricing/output-size';
+export { errorMessage } from './util/error-message';
+export { sleep, type SleepOptions } from './util/sleep';

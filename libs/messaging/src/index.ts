@@ -1,7 +1,7 @@
 // Transactional outbox, idempotent consumers and the Kafka / in-process
-// transports behind NestJS `@OnEvent` handlers (DESIGN.md §2).
+// transports behind NestJS `@OnEvent` handlers (libs/messaging/README.md).
 export { driverTransactionalClient, type SqlClient, type TransactionalClient, type TransactionOptions } from './core/sql-client';
-export { type RetryPolicy, DEFAULT_HANDLER_RETRY, backoffDelay, sleep } from './core/backoff';
+export { type RetryPolicy, DEFAULT_HANDLER_RETRY, backoffDelay } from './core/backoff';
 export { type OutboundMessage, type Publisher, type InboundRecord, HEADERS } from './core/messages';
 export { MESSAGING_MIGRATIONS, MESSAGING_TABLES, outboxChannel } from './core/messaging-tables';
 export { WakeSignal } from './core/wake-signal';

@@ -24,3 +24,4 @@ export { searchPaging, pageFields, searchSort, DEFAULT_SEARCH_LIMIT, type Search
 export { referenceVector } from './search/reference-vector';
 export { SearchBody, SearchImagesBody, SearchPageFields, MAX_REFERENCE_IMAGES } from './search/search.body';
 export { filterConditionSql, type SqlTags } from './search/filter-sql';
+export { pageToken, invalidPageToken, encodeTimeAndId, timeAndId, type TimeAndId } from './page-token';

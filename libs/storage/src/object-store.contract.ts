@@ -3,6 +3,7 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { Readable } from 'node:stream';
 import type { ObjectStore } from './object-store';
+import { signedAgo } from './testing/signed-ago';
 import { InvalidObjectKeyError, MultipartUploadError, ObjectNotFoundError } from './storage.errors';
 
 export interface ContractFixture {
@@ -212,8 +213,8 @@ export function objectStoreContract(name: string, setup: () => Promise<ContractF
 
     it('refuses an expired signed URL', async () => {
       await store.put(`${base}/e`, Buffer.from('e'), { contentType: 'text/plain' });
-      const url = await store.signedUrl(`${base}/e`, { expiresInSeconds: 1 });
-      await new Promise((resolve) => setTimeout(resolve, 2100));
+      // Signed 3 s ago for 1 s: expired 2 s ago.
+      const url = await signedAgo(3_000, () => store.signedUrl(`${base}/e`, { expiresInSeconds: 1 }));
       const res = await fetch(url);
       expect(res.status).toBe(403);
       expect(await res.text()).not.toContain('e\n');
@@ -361,9 +362,8 @@ export function objectStoreContract(name: string, setup: () => Promise<ContractF
       it('refuses an expired or tampered part URL (tampering: where the server checks signatures)', async () => {
         const key = `${base}/guarded.bin`;
         const id = await store.createMultipartUpload(key, 'application/octet-stream');
-        const expiring = await url(key, id, 1, 1);
+        const expiring = await signedAgo(3_000, () => url(key, id, 1, 1));
         const signed = new URL(await url(key, id, 1));
-        await new Promise((resolve) => setTimeout(resolve, 2100));
         expect((await putPart(expiring, Buffer.from('late'))).status).toBe(403);
         if (fixture.verifiesSignatures) {
           const otherPart = new URL(signed.href);

@@ -1,3 +1,4 @@
+import { errorMessage } from '@genasset/contracts';
 import { Kafka, logLevel, type Admin } from 'kafkajs';
 
 /**
@@ -104,7 +105,7 @@ async function simpleCommit(cluster: KafkajsCluster, groupId: string, topics: To
       return;
     } catch (error) {
       if (attempt >= 5)
-        throw new Error(`priming ${groupId}: ${error instanceof Error ? error.message : String(error)}`);
+        throw new Error(`priming ${groupId}: ${errorMessage(error)}`);
       await new Promise((resolve) => setTimeout(resolve, 200 * attempt));
     }
   }
@@ -117,7 +118,7 @@ async function topicEnds(admin: Admin, topic: string): Promise<{ partition: numb
       return await admin.fetchTopicOffsets(topic);
     } catch (error) {
       if (attempt >= 10)
-        throw new Error(`end offsets of ${topic}: ${error instanceof Error ? error.message : String(error)}`);
+        throw new Error(`end offsets of ${topic}: ${errorMessage(error)}`);
       await new Promise((resolve) => setTimeout(resolve, 300 * attempt));
     }
   }

@@ -1,3 +1,5 @@
+import { sleep } from '@genasset/contracts';
+
 /** Polls `probe` until it returns a truthy value or the deadline passes; never loops forever. */
 export async function waitFor<T>(
   probe: () => T | Promise<T>,
@@ -17,6 +19,6 @@ export async function waitFor<T>(
     if (Date.now() > deadline) {
       throw new Error(`timed out after ${timeoutMs} ms waiting for ${what} (last: ${last instanceof Error ? last.message : JSON.stringify(last)})`);
     }
-    await new Promise((r) => setTimeout(r, intervalMs));
+    await sleep(intervalMs);
   }
 }

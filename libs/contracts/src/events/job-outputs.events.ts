@@ -69,7 +69,7 @@ export class JobOutputFileData {
  * An executor finished a job and stored its output files. asset-service
  * creates one asset per file (idempotently: job id + output index) and only
  * then reports `job.report.succeeded` with their ids, so job-service completes
- * the job once its assets exist (DESIGN §1). Jobs without files (captions,
+ * the job once its assets exist (docs/architecture.md). Jobs without files (captions,
  * embeddings) skip this step: the executor reports success itself.
  */
 export class JobOutputsProducedData {

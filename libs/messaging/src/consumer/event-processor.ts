@@ -1,6 +1,6 @@
-import { validateEnvelope, type EventDefinition, type EventEnvelope } from '@genasset/contracts';
+import { validateEnvelope, type EventDefinition, type EventEnvelope, errorMessage, sleep } from '@genasset/contracts';
 import type { LoggerService } from '@nestjs/common';
-import { backoffDelay, errorMessage, sleep, type RetryPolicy } from '../core/backoff';
+import { backoffDelay, type RetryPolicy } from '../core/backoff';
 import type { InboundRecord } from '../core/messages';
 import type { TransactionalClient } from '../core/sql-client';
 import type { DeadLetterSink } from './dead-letter-sink';
@@ -154,7 +154,7 @@ export class EventProcessor {
     for (let attempt = previous ? 2 : 1; attempt <= attempts; attempt++) {
       if (attempt > 1) {
         this.logRetry(item, attempt - 1, lastFailure);
-        await sleep(backoffDelay(attempt - 1, initialDelayMs, maxDelayMs), signal);
+        await sleep(backoffDelay(attempt - 1, initialDelayMs, maxDelayMs), { signal });
         if (signal?.aborted) throw new Error('stopping: event left for redelivery');
         this.stats.retried++;
       }

@@ -18,22 +18,3 @@ export function backoffDelay(failures: number, initialDelayMs: number, maxDelayM
   return Math.round(nominal / 2 + (Math.random() * nominal) / 2);
 }
 
-/** Resolves after `ms`, or at once when `signal` aborts (shutdown must not wait out a backoff). */
-export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
-  if (signal?.aborted) return Promise.resolve();
-  return new Promise((resolve) => {
-    const done = () => {
-      clearTimeout(timer);
-      signal?.removeEventListener('abort', done);
-      resolve();
-    };
-    const timer = setTimeout(done, ms);
-    signal?.addEventListener('abort', done, { once: true });
-  });
-}
-
-export function errorMessage(error: unknown): string {
-  if (error instanceof Error) return error.message;
-  if (typeof error === 'object' && error !== null && 'message' in error) return String((error as { message: unknown }).message);
-  return String(error);
-}

@@ -1,5 +1,5 @@
+import { errorMessage, sleep } from '@genasset/contracts';
 import type { Consumer, EachBatchPayload, IHeaders, Kafka, KafkaMessage } from 'kafkajs';
-import { errorMessage, sleep } from '../core/backoff';
 import type { InboundRecord } from '../core/messages';
 import type { ConsumerRegistry } from '../consumer/consumer-registry';
 import { EventProcessor } from '../consumer/event-processor';
@@ -109,7 +109,7 @@ export class KafkaEventServer extends EventServer {
         `consumer ${name} crashed (${payload.restart ? 'kafkajs restarts it' : restart ? 'restarting it' : 'stopped'}): ${errorMessage(payload.error)}`,
       );
       if (restart)
-        void sleep(Math.min(30_000, 1_000 * 2 ** crashes++), this.stopping.signal)
+        void sleep(Math.min(30_000, 1_000 * 2 ** crashes++), { signal: this.stopping.signal })
           .then(() => this.runConsumer(consumer, table, name, processor))
           .catch(() => undefined);
     });
@@ -134,7 +134,7 @@ export class KafkaEventServer extends EventServer {
       } catch (error) {
         this.logger.warn(`consumer ${name} could not start (${failures + 1}x): ${errorMessage(error)}`);
         await consumer.disconnect().catch(() => undefined);
-        await sleep(Math.min(10_000, 500 * 2 ** failures), this.stopping.signal);
+        await sleep(Math.min(10_000, 500 * 2 ** failures), { signal: this.stopping.signal });
       }
     }
   }

@@ -1,3 +1,4 @@
+import { errorMessage } from '@genasset/contracts';
 import { CompressionTypes, Partitioners, type Kafka, type Message, type Producer } from 'kafkajs';
 import type { OutboundMessage, Publisher } from '../core/messages';
 import { memoizedPartitioner } from './memo-partitioner';
@@ -80,7 +81,7 @@ export class KafkaPublisher implements Publisher {
       });
       this.lastError = undefined;
     } catch (error) {
-      this.lastError = error instanceof Error ? error.message : String(error);
+      this.lastError = errorMessage(error);
       throw error;
     }
   }

@@ -1,3 +1,4 @@
+import { errorMessage } from '@genasset/contracts';
 import { Injectable } from '@nestjs/common';
 import type { ProcessorStats } from '../consumer/event-processor';
 import type { OutboxBacklog } from '../outbox/outbox-store';
@@ -36,7 +37,7 @@ export class MessagingMonitor {
       try {
         relays[relay.schema] = { ...relay.status(), backlog: await relay.backlog() };
       } catch (error) {
-        relays[relay.schema] = { ...relay.status(), backlogError: error instanceof Error ? error.message : String(error) };
+        relays[relay.schema] = { ...relay.status(), backlogError: errorMessage(error) };
       }
     }
     return { relays, consumers: this.consumerStats() };

@@ -1,5 +1,6 @@
+import { errorMessage, sleep } from '@genasset/contracts';
 import { Logger, type LoggerService } from '@nestjs/common';
-import { backoffDelay, errorMessage, sleep } from '../core/backoff';
+import { backoffDelay } from '../core/backoff';
 import type { Publisher } from '../core/messages';
 import { outboxChannel } from '../core/messaging-tables';
 import {
@@ -227,7 +228,7 @@ export class OutboxRelay {
           consecutiveFailures: failures,
           lastError: errorMessage(error),
         };
-        await sleep(delay, signal);
+        await sleep(delay, { signal });
         continue;
       }
       if (this.current.consecutiveFailures > 0) this.logger.log('publishing recovered');
@@ -251,7 +252,7 @@ export class OutboxRelay {
           // Under load, pause after a partial batch so that the next one is
           // larger: each batch costs a broker round trip here and a
           // transaction per partition in every consumer.
-          await sleep(this.lingerMs, signal);
+          await sleep(this.lingerMs, { signal });
           continue;
         }
       }

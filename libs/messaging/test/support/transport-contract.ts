@@ -29,7 +29,7 @@ export interface ContractHarness {
 }
 
 /**
- * The behaviour both transports promise (DESIGN.md §2), as one suite:
+ * The behaviour both transports promise (libs/messaging/README.md), as one suite:
  * published through the outbox → applied once; redelivered → ignored;
  * failing handler → retried, then dead-lettered without blocking its key;
  * per-key order kept.

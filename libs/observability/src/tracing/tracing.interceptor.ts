@@ -1,3 +1,4 @@
+import { errorMessage } from '@genasset/contracts';
 import { Injectable, type CallHandler, type ExecutionContext, type NestInterceptor } from '@nestjs/common';
 import { context, SpanStatusCode, trace, type Attributes, type Link } from '@opentelemetry/api';
 import { Observable } from 'rxjs';
@@ -86,7 +87,7 @@ export class TracingInterceptor implements NestInterceptor {
             span.recordException(error instanceof Error ? error : String(error));
             span.setStatus({
               code: SpanStatusCode.ERROR,
-              message: error instanceof Error ? error.message : String(error),
+              message: errorMessage(error),
             });
             span.end();
             subscriber.error(error);

@@ -1,3 +1,4 @@
+import { errorMessage } from '@genasset/contracts';
 import {
   context,
   propagation,
@@ -157,7 +158,7 @@ export async function inSpan<T>(
     span.recordException(error instanceof Error ? error : String(error));
     span.setStatus({
       code: SpanStatusCode.ERROR,
-      message: error instanceof Error ? error.message : String(error),
+      message: errorMessage(error),
     });
     throw error;
   } finally {

@@ -1,8 +1,8 @@
+import { sleep } from '@genasset/contracts';
 import { createHash } from 'node:crypto';
 import { dataUrl, listObjects, png, startAssetHarness, uploadCanvas, uploadImage, type ServiceHarness, type Tenant } from './support/asset-fixtures';
 import { FactReader } from './support/fact-reader';
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const inSeconds = (s: number) => new Date(Date.now() + s * 1000).toISOString();
 
 describe('canvases: update, lock, unlock, snapshots', () => {

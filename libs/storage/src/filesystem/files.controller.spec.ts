@@ -1,4 +1,5 @@
 import { type FilesServer, startFilesServer } from '../testing/files-server.fixture';
+import { signedAgo } from '../testing/signed-ago';
 
 describe('GET /v1/files/*', () => {
   let server: FilesServer;
@@ -89,8 +90,8 @@ describe('GET /v1/files/*', () => {
   });
 
   it('answers 403 naming expiry for an expired link', async () => {
-    const url = await server.store.signedUrl('assets/t1/pic ü.png', { expiresInSeconds: 1 });
-    await new Promise((resolve) => setTimeout(resolve, 2100));
+    // Signed 3 s ago for 1 s: expired 2 s ago.
+    const url = await signedAgo(3_000, () => server.store.signedUrl('assets/t1/pic ü.png', { expiresInSeconds: 1 }));
     const res = await get(pathOf(url));
     expect(res.statusCode).toBe(403);
     expect(res.json()).toMatchObject({ apiError: 'forbidden', error: 'File link has expired' });

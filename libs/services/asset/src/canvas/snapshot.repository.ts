@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { ApiError } from '@genasset/http';
+import { invalidPageToken } from '@genasset/persistence';
 import { AssetPrisma } from '../asset.prisma';
 import type { CanvasContent } from '../core/canvas-content';
 import { paginationToken } from '../core/pagination-token';
@@ -28,7 +28,7 @@ export class SnapshotRepository {
   async page(assetId: string, pageSize: number, token?: string): Promise<{ snapshots: SnapshotView[]; nextPaginationToken?: string }> {
     const cursor = token ? paginationToken.decode(token, ORDER) : undefined;
     if (cursor && !/^\d{1,19}$/.test(cursor.id)) {
-      throw ApiError.validation([{ field: 'paginationToken', messages: ['paginationToken is not a token this API issued'] }]);
+      throw invalidPageToken();
     }
     const rows = await this.prisma.assetSnapshot.findMany({
       where: {

@@ -1,5 +1,5 @@
 import { ApiError } from '@genasset/http';
-import { cursorTime } from '@genasset/persistence';
+import { cursorTime, pageToken as token } from '@genasset/persistence';
 
 /** A keyset position: the last row's sort value and id, plus the ordering it belongs to. */
 export interface Cursor {
@@ -10,35 +10,22 @@ export interface Cursor {
   id: string;
 }
 
-/**
- * Opaque tokens (`paginationToken` in, `nextPaginationToken` out): base64url
- * JSON of a keyset position. Not offsets, so rows inserted meanwhile never
- * shift a page; not secret either (every query stays tenant-scoped, whatever
- * a token says), just validated.
- */
+/** The asset lists' positions, in the one token format (pageToken): `{o, t, i}`. */
 export const paginationToken = {
   encode(cursor: Cursor): string {
-    return Buffer.from(JSON.stringify({ o: cursor.order, t: cursor.at, i: cursor.id })).toString('base64url');
+    return token.encode({ o: cursor.order, t: cursor.at, i: cursor.id });
   },
 
-  decode(token: string, order: string): Cursor {
-    let parsed: unknown;
-    try {
-      parsed = JSON.parse(Buffer.from(token, 'base64url').toString('utf8'));
-    } catch {
-      throw invalid();
-    }
-    const { o, t, i } = (parsed ?? {}) as Record<string, unknown>;
-    if (typeof o !== 'string' || typeof t !== 'string' || typeof i !== 'string' || !cursorTime(t)) throw invalid();
-    if (o !== order) {
-      throw ApiError.validation([
-        { field: 'paginationToken', messages: ['paginationToken belongs to another sortBy/sortDirection; repeat the first request\'s sort parameters'] },
-      ]);
-    }
-    return { order: o, at: t, id: i };
+  decode(value: string, order: string): Cursor {
+    return token.decode(value, (parsed) => {
+      const { o, t, i } = (parsed ?? {}) as Record<string, unknown>;
+      if (typeof o !== 'string' || typeof t !== 'string' || typeof i !== 'string' || !cursorTime(t)) return undefined;
+      if (o !== order) {
+        throw ApiError.validation([
+          { field: 'paginationToken', messages: ['paginationToken belongs to another sortBy/sortDirection; repeat the first request\'s sort parameters'] },
+        ]);
+      }
+      return { order: o, at: t, id: i };
+    });
   },
 };
-
-function invalid(): ApiError {
-  return ApiError.validation([{ field: 'paginationToken', messages: ['paginationToken is not a token this API issued'] }]);
-}

@@ -1,3 +1,4 @@
+import { errorMessage } from '@genasset/contracts';
 import { Logger } from '@nestjs/common';
 import { WakeSignal } from '@genasset/messaging';
 import type { DatabaseConnection } from '@genasset/persistence';
@@ -54,7 +55,7 @@ export class ClaimLoop {
     try {
       this.unlisten = await this.db.listen(this.options.channel, () => this.wake());
     } catch (error) {
-      this.logger.warn(`LISTEN ${this.options.channel} failed, relying on polling: ${message(error)}`);
+      this.logger.warn(`LISTEN ${this.options.channel} failed, relying on polling: ${errorMessage(error)}`);
     }
     this.loop = this.run();
   }
@@ -95,7 +96,7 @@ export class ClaimLoop {
         this.failures++;
         delay = Math.min(30_000, 500 * 2 ** Math.min(this.failures, 6));
         if (this.failures === 1 || this.failures % 10 === 0) {
-          this.logger.warn(`claiming failed ${this.failures}x, retrying in ${delay} ms: ${message(error)}`);
+          this.logger.warn(`claiming failed ${this.failures}x, retrying in ${delay} ms: ${errorMessage(error)}`);
         }
       }
       if (this.running) await this.idle(delay);
@@ -104,7 +105,7 @@ export class ClaimLoop {
 
   private launch(task: ClaimedTask): void {
     const running: Promise<void> = task(this.abort.signal)
-      .catch((error: unknown) => this.logger.error(`task failed unexpectedly: ${message(error)}`))
+      .catch((error: unknown) => this.logger.error(`task failed unexpectedly: ${errorMessage(error)}`))
       .finally(() => {
         this.tasks.delete(running);
         this.wake();
@@ -118,14 +119,10 @@ export class ClaimLoop {
     this.lastMaintenance = Date.now();
     await maintenance
       .run()
-      .catch((error: unknown) => this.logger.warn(`maintenance failed: ${message(error)}`));
+      .catch((error: unknown) => this.logger.warn(`maintenance failed: ${errorMessage(error)}`));
   }
 
   private idle(ms: number): Promise<void> {
     return this.doorbell.sleep(ms);
   }
-}
-
-export function message(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
 }

@@ -1,3 +1,4 @@
+import { errorMessage } from '@genasset/contracts';
 import { randomBytes } from 'node:crypto';
 import {
   Inject,
@@ -12,7 +13,7 @@ import { OBJECT_STORE, type ObjectStore } from '@genasset/storage';
 import { AssetPrisma } from '../asset.prisma';
 import { StoredObjects } from '../objects/stored-objects';
 import { ArchiveFailure, ArchiveWriter } from './archive-writer';
-import { ClaimLoop, message, type ClaimedTask } from './claim-loop';
+import { ClaimLoop, type ClaimedTask } from './claim-loop';
 import { DOWNLOAD_LIMITS, partSizeFor } from './download-limits';
 import { DownloadReports } from './download-reports';
 import { DownloadRepository, DOWNLOADS_CHANNEL, type ClaimedDownload } from './download.repository';
@@ -116,7 +117,7 @@ export class DownloadWorker implements OnApplicationBootstrap, OnModuleDestroy {
             if (!ours) abort.abort(new ClaimLost(row.jobId));
           },
           (error: unknown) =>
-            this.logger.warn(`renewing the claim on ${row.jobId} failed: ${message(error)}`),
+            this.logger.warn(`renewing the claim on ${row.jobId} failed: ${errorMessage(error)}`),
         );
       },
       Math.max(1000, Math.floor(this.settings.leaseMs / 3)),
@@ -219,7 +220,7 @@ export class DownloadWorker implements OnApplicationBootstrap, OnModuleDestroy {
         return;
       }
       this.logger.warn(
-        `archive of ${row.jobId} failed (attempt ${row.attempts}/${DOWNLOAD_LIMITS.maxAttempts}): ${message(error)}`,
+        `archive of ${row.jobId} failed (attempt ${row.attempts}/${DOWNLOAD_LIMITS.maxAttempts}): ${errorMessage(error)}`,
       );
       if (row.attempts < DOWNLOAD_LIMITS.maxAttempts) {
         const delays = this.settings.retryDelaysMs;
@@ -227,7 +228,7 @@ export class DownloadWorker implements OnApplicationBootstrap, OnModuleDestroy {
           row.jobId,
           this.workerId,
           Math.max(1, delays[Math.min(row.attempts - 1, delays.length - 1)] ?? 10_000),
-          message(error).slice(0, 500),
+          errorMessage(error).slice(0, 500),
         );
         return;
       }
@@ -237,7 +238,7 @@ export class DownloadWorker implements OnApplicationBootstrap, OnModuleDestroy {
       );
     } catch (settleError) {
       // The lease runs out and another worker takes the row again.
-      this.logger.error(`could not record the outcome of ${row.jobId}: ${message(settleError)}`);
+      this.logger.error(`could not record the outcome of ${row.jobId}: ${errorMessage(settleError)}`);
     }
   }
 

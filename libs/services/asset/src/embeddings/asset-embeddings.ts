@@ -1,3 +1,4 @@
+import { errorMessage } from '@genasset/contracts';
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { OBJECT_STORE, type ObjectStore } from '@genasset/storage';
 import { AssetPrisma } from '../asset.prisma';
@@ -34,7 +35,7 @@ export class AssetEmbeddings {
     } catch (error) {
       // A missing or unreadable original leaves the asset without an embedding, as the upstream does for what it cannot embed.
       this.logger.warn(
-        `asset ${row.id}: no embedding (${error instanceof Error ? error.message : String(error)})`,
+        `asset ${row.id}: no embedding (${errorMessage(error)})`,
       );
       return row;
     }

@@ -4,7 +4,7 @@ import { CreateJobOutputs } from './create-job-outputs';
 import { JobOutputsController } from './job-outputs.controller';
 
 /**
- * Outputs of jobs (claim check, DESIGN §1): executors store files and publish
+ * Outputs of jobs (claim check, docs/architecture.md "Services and ownership"): executors store files and publish
  * `job.outputs.produced`; this module makes the assets (right type, parent and
  * root links, `asset.created`) and reports `job.report.succeeded` with their
  * ids in the same transaction.

@@ -1,3 +1,4 @@
+import { errorMessage } from '@genasset/contracts';
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { OBJECT_STORE, type ObjectStore } from '@genasset/storage';
 import { AssetPrisma } from '../asset.prisma';
@@ -91,7 +92,7 @@ export class StoredObjects {
         try {
           await this.store.delete([...new Set(due.map((r) => r.object_key))]);
         } catch (error) {
-          const message = error instanceof Error ? error.message.slice(0, 500) : String(error);
+          const message = errorMessage(error).slice(0, 500);
           await tx.$executeRaw`
             UPDATE assets.object_cleanup
                SET attempts = attempts + 1, last_error = ${message},

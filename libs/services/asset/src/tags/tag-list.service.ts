@@ -1,6 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { MODELS_API, type ModelsApi, type TagCount } from '@genasset/contracts';
-import { ApiError } from '@genasset/http';
+import { pageToken } from '@genasset/persistence';
 import { AssetPrisma } from '../asset.prisma';
 import type { ProjectScope } from '../core/tenant-scope';
 
@@ -97,15 +97,12 @@ export function mergeTagCounts(...sides: TagCount[][]): TagCount[] {
 }
 
 function encodeTagToken(tagName: string): string {
-  return Buffer.from(JSON.stringify({ a: tagName })).toString('base64url');
+  return pageToken.encode({ a: tagName });
 }
 
 function decodeTagToken(token: string): string {
-  try {
-    const { a } = JSON.parse(Buffer.from(token, 'base64url').toString('utf8')) as { a?: unknown };
-    if (typeof a === 'string' && a.length > 0 && !a.includes('\u0000')) return a;
-  } catch {
-    // reported below
-  }
-  throw ApiError.validation([{ field: 'paginationToken', messages: ['paginationToken is not a token from a previous response'] }]);
+  return pageToken.decode(token, (value) => {
+    const { a } = (value ?? {}) as { a?: unknown };
+    return typeof a === 'string' && a.length > 0 && !a.includes('\u0000') ? a : undefined;
+  });
 }

@@ -1,5 +1,5 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
-import { prefixedId } from '@genasset/contracts';
+import { prefixedId, errorMessage } from '@genasset/contracts';
 import { ApiError } from '@genasset/http';
 import { OBJECT_STORE, type ObjectStore } from '@genasset/storage';
 import { newAssetId } from '../core/asset-ids';
@@ -77,7 +77,7 @@ export class CreateUpload {
     } catch (error) {
       await this.store.abortMultipartUpload(objectKey, multipartUploadId).catch((abortError: unknown) => {
         this.logger.warn(
-          `could not abort multipart upload of ${objectKey}: ${abortError instanceof Error ? abortError.message : abortError}`,
+          `could not abort multipart upload of ${objectKey}: ${errorMessage(abortError)}`,
         );
       });
       throw error;

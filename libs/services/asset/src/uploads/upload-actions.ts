@@ -1,3 +1,4 @@
+import { errorMessage } from '@genasset/contracts';
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { ApiError } from '@genasset/http';
 import {
@@ -93,7 +94,7 @@ export class UploadActions {
         .catch((error: unknown) => {
           // Not fatal: the bucket's lifecycle rule removes incomplete multipart uploads (docs/assets.md).
           this.logger.warn(
-            `could not abort multipart upload ${upload.id}: ${error instanceof Error ? error.message : error}`,
+            `could not abort multipart upload ${upload.id}: ${errorMessage(error)}`,
           );
         });
       await this.objects.discard([upload.objectKey]);

@@ -1,3 +1,4 @@
+import { errorMessage } from '@genasset/contracts';
 import { randomBytes } from 'node:crypto';
 import type { Readable } from 'node:stream';
 import {
@@ -15,7 +16,7 @@ import { imageProperties, AssetWriter, type NewAsset } from '../core/asset-write
 import { probeImage, webRendition } from '../core/images';
 import { tryImageEmbedding } from '../embeddings/image-embedding';
 import { formatBytes } from '../core/limits';
-import { ClaimLoop, message, type ClaimedTask } from '../downloads/claim-loop';
+import { ClaimLoop, type ClaimedTask } from '../downloads/claim-loop';
 import type { Upload } from '../generated/prisma/client';
 import { objectKeys } from '../objects/object-keys';
 import { StoredObjects } from '../objects/stored-objects';
@@ -113,7 +114,7 @@ export class UploadImporter implements OnApplicationBootstrap, OnModuleDestroy {
         return;
       }
       this.logger.warn(
-        `import of ${upload.id} failed (attempt ${upload.attempts}), retrying: ${message(error)}`,
+        `import of ${upload.id} failed (attempt ${upload.attempts}), retrying: ${errorMessage(error)}`,
       );
       await this.uploads.release(upload.id, this.workerId, 5_000 * upload.attempts).catch(() => undefined);
     }

@@ -1,6 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { JOBS_API, type JobsApi, type TenantRef } from '@genasset/contracts';
-import { ApiError } from '@genasset/http';
+import { pageToken } from '@genasset/persistence';
 import type { Prisma } from '../generated/prisma/client';
 import { GenerationPrisma } from '../generation.prisma';
 import { MODEL_LIMITS } from '../models/model-types';
@@ -67,15 +67,16 @@ export function rank(models: ModelRow[], uses: Record<string, number>): ModelRow
 }
 
 function encodeOffset(offset: number): string {
-  return Buffer.from(JSON.stringify({ o: offset })).toString('base64url');
+  return pageToken.encode({ o: offset });
 }
 
 function decodeOffset(token: string): number {
-  try {
-    const { o } = JSON.parse(Buffer.from(token, 'base64url').toString('utf8')) as { o?: unknown };
-    if (Number.isInteger(o) && (o as number) > 0 && (o as number) < RECOMMENDATION_CANDIDATES) return o as number;
-  } catch {
-    // reported below
-  }
-  throw ApiError.validation([{ field: 'nextToken', messages: ['nextToken is not a token from a previous response'] }]);
+  return pageToken.decode(
+    token,
+    (value) => {
+      const { o } = (value ?? {}) as { o?: unknown };
+      return typeof o === 'number' && Number.isInteger(o) && o > 0 && o < RECOMMENDATION_CANDIDATES ? o : undefined;
+    },
+    'nextToken',
+  );
 }

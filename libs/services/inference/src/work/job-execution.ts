@@ -1,5 +1,5 @@
 import { Logger } from '@nestjs/common';
-import { isUnstorable, unstorableMessage, unstorablePath, type JobType } from '@genasset/contracts';
+import { isUnstorable, unstorableMessage, unstorablePath, type JobType, errorMessage } from '@genasset/contracts';
 import type { ObjectStore } from '@genasset/storage';
 import { isBackendEngine, isServerEngine, type BackendTask } from '../engines/backend-engine';
 import { EngineAborted, EngineError, type EngineContext, type EngineJob } from '../engines/engine';
@@ -207,7 +207,7 @@ export class JobExecution {
       return;
     }
     this.logger.error(
-      `job ${item.jobId}: the ${engineName} engine failed (attempt ${item.attempts} of ${this.settings.maxAttempts}): ${message(error)}`,
+      `job ${item.jobId}: the ${engineName} engine failed (attempt ${item.attempts} of ${this.settings.maxAttempts}): ${errorMessage(error)}`,
     );
     const reason =
       error instanceof TransientError
@@ -215,7 +215,7 @@ export class JobExecution {
         : `an internal error occurred in the ${engineName} engine`;
     if (item.attempts < this.settings.maxAttempts) {
       await this.persist(run, 'the retry', () =>
-        this.queue.retryLater(item, this.settings.retryDelayMs * 2 ** (item.attempts - 1), message(error)),
+        this.queue.retryLater(item, this.settings.retryDelayMs * 2 ** (item.attempts - 1), errorMessage(error)),
       );
       return;
     }
@@ -247,7 +247,7 @@ export class JobExecution {
       onRetry: (error, failures) => {
         if (failures === 1)
           this.logger.warn(
-            `job ${run.item.jobId}: recording ${what} failed, trying again while the claim lasts: ${message(error)}`,
+            `job ${run.item.jobId}: recording ${what} failed, trying again while the claim lasts: ${errorMessage(error)}`,
           );
       },
     });
@@ -269,7 +269,7 @@ export class JobExecution {
       const renewedAt = Date.now();
       this.renewed(run, await this.queue.renew(this.prisma, run.item, this.settings.leaseMs), renewedAt);
     } catch (error) {
-      this.logger.warn(`job ${run.item.jobId}: lease renewal failed: ${message(error)}`);
+      this.logger.warn(`job ${run.item.jobId}: lease renewal failed: ${errorMessage(error)}`);
     }
   }
 
@@ -297,9 +297,6 @@ function learnedColoursKey(input: Record<string, unknown>): string | undefined {
     : undefined;
 }
 
-function message(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
-}
 
 /**
  * A result PostgreSQL cannot store (a NUL, half a surrogate pair) would fail its write every time,

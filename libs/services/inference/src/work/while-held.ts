@@ -1,4 +1,5 @@
-import { backoffDelay, sleep } from '@genasset/messaging';
+import { sleep } from '@genasset/contracts';
+import { backoffDelay } from '@genasset/messaging';
 
 export interface WhileHeldOptions {
   /** Epoch ms when the claim's lease runs out: past it another worker may hold the job. */
@@ -31,7 +32,7 @@ export async function whileHeld<T>(write: () => Promise<T>, options: WhileHeldOp
       const delay = backoffDelay(failures, initialDelayMs, maxDelayMs);
       if (options.signal?.aborted || Date.now() + delay >= options.heldUntil()) throw error;
       options.onRetry?.(error, failures);
-      await sleep(delay, options.signal);
+      await sleep(delay, { signal: options.signal });
     }
   }
 }

@@ -1,3 +1,4 @@
+import { errorMessage } from '@genasset/contracts';
 import {
   Inject,
   Injectable,
@@ -98,7 +99,7 @@ export class WorkRunnerLifecycle implements OnApplicationBootstrap, BeforeApplic
           if (problems.length) this.logger.error(`backend ${backend.name} cannot run every route: ${problems.join('; ')}`);
           else this.logger.log(`backend ${backend.name}: reachable, able to run its routes`);
         },
-        (error: unknown) => this.logger.warn(`backend ${backend.name}: ${error instanceof Error ? error.message : String(error)}`),
+        (error: unknown) => this.logger.warn(`backend ${backend.name}: ${errorMessage(error)}`),
       );
     }
     await this.runner.start();

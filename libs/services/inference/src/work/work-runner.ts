@@ -1,3 +1,4 @@
+import { errorMessage, sleep } from '@genasset/contracts';
 import { Logger } from '@nestjs/common';
 import { WakeSignal } from '@genasset/messaging';
 import type { DatabaseConnection } from '@genasset/persistence';
@@ -60,7 +61,7 @@ export class WorkRunner {
         this.listening = true;
         this.unlisten.push(await this.db.listen(CANCEL_CHANNEL, (jobId) => this.stopRun(jobId, 'canceled')));
       } catch (error) {
-        this.logger.warn(`LISTEN failed, relying on polling: ${message(error)}`);
+        this.logger.warn(`LISTEN failed, relying on polling: ${errorMessage(error)}`);
       }
     }
     this.loop = this.run();
@@ -76,7 +77,7 @@ export class WorkRunner {
     const all = () => Promise.all([...this.running.values()].map((r) => r.done));
     const drained = await Promise.race([
       all().then(() => true),
-      sleep(this.settings.drainTimeoutMs).then(() => false),
+      sleep(this.settings.drainTimeoutMs, { unref: true }).then(() => false),
     ]);
     if (!drained) {
       this.logger.warn(`giving ${this.running.size} running job(s) back to the queue at shutdown`);
@@ -121,7 +122,7 @@ export class WorkRunner {
           this.mayHaveWork = true;
           failures++;
           if (failures === 1 || failures % 10 === 0)
-            this.logger.warn(`claiming work failed ${failures}x: ${message(error)}`);
+            this.logger.warn(`claiming work failed ${failures}x: ${errorMessage(error)}`);
           await this.idle(Math.min(5_000, 100 * 2 ** Math.min(failures, 6)));
           continue;
         }
@@ -136,7 +137,7 @@ export class WorkRunner {
     const entry: Running = { item, controller, done: Promise.resolve() };
     entry.done = this.execution
       .execute(entry)
-      .catch((error: unknown) => this.logger.error(`job ${item.jobId}: ${message(error)}`))
+      .catch((error: unknown) => this.logger.error(`job ${item.jobId}: ${errorMessage(error)}`))
       .finally(() => {
         this.running.delete(item.jobId);
         // Without NOTIFY (LISTEN failed, no database connection) nothing else says when work came.
@@ -157,10 +158,4 @@ export class WorkRunner {
   }
 }
 
-function message(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
-}
 
-function sleep(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms).unref());
-}

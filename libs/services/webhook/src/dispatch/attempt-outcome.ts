@@ -1,4 +1,4 @@
-import { storable } from '@genasset/contracts';
+import { storable, errorMessage } from '@genasset/contracts';
 
 /** Recorded when the service itself failed before or while sending (spec: -1). */
 export const SERVICE_ERROR_CODE = -1;
@@ -22,6 +22,8 @@ export interface AttemptOutcome {
 export interface AttemptResult extends AttemptOutcome {
   deliveryId: string;
   endpointId: string;
+  /** This attempt's number, 1 for the first: what the retry policy decides on. */
+  attempt: number;
 }
 
 /**
@@ -30,12 +32,13 @@ export interface AttemptResult extends AttemptOutcome {
  * a second, and no object spread or rest copy runs per attempt.
  */
 export function attemptResult(
-  delivery: { id: string; endpointId: string },
+  delivery: { id: string; endpointId: string; attemptCount: number },
   outcome: AttemptOutcome,
 ): AttemptResult {
   return {
     deliveryId: delivery.id,
     endpointId: delivery.endpointId,
+    attempt: delivery.attemptCount + 1,
     responseStatusCode: outcome.responseStatusCode,
     ok: outcome.ok,
     sentAt: outcome.sentAt,
@@ -91,7 +94,7 @@ export function transportFailure(
   timedOut: boolean,
 ): AttemptOutcome {
   const code = (error as { code?: unknown })?.code;
-  const message = error instanceof Error ? error.message : String(error);
+  const message = errorMessage(error);
   if (timedOut || (typeof code === 'string' && TIMEOUT_CODES.has(code))) {
     return networkFailure(`timeout: no complete answer within ${timeoutMs} ms`, sentAt, durationMs);
   }

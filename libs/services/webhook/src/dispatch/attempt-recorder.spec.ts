@@ -4,6 +4,7 @@ import { AttemptRecorder } from './attempt-recorder';
 const result = (n: number): AttemptResult => ({
   deliveryId: `whevent_${n}`,
   endpointId: 'we_1',
+  attempt: 1,
   responseStatusCode: 200,
   ok: true,
   sentAt: new Date(),

@@ -1,3 +1,4 @@
+import { errorMessage, sleep } from '@genasset/contracts';
 import { Logger } from '@nestjs/common';
 import type { AttemptResult } from './attempt-outcome';
 
@@ -62,7 +63,7 @@ export class AttemptRecorder {
       this.flushing ??= this.flushLoop().finally(() => (this.flushing = undefined));
       const remaining = deadline - Date.now();
       if (remaining <= 0) break;
-      await Promise.race([this.flushing, sleep(remaining)]);
+      await Promise.race([this.flushing, sleep(remaining, { unref: true })]);
     }
     this.stopped = true;
     if (this.buffer.length > 0) {
@@ -102,15 +103,12 @@ export class AttemptRecorder {
         const delay = Math.min(5_000, 50 * 2 ** Math.min(this.failures, 7));
         if (this.failures === 1 || this.failures % 10 === 0) {
           this.logger.warn(
-            `recording ${batch.length} attempt(s) failed ${this.failures}x, retrying in ${delay} ms: ${error instanceof Error ? error.message : String(error)}`,
+            `recording ${batch.length} attempt(s) failed ${this.failures}x, retrying in ${delay} ms: ${errorMessage(error)}`,
           );
         }
-        await sleep(delay);
+        await sleep(delay, { unref: true });
       }
     }
   }
 }
 
-function sleep(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms).unref());
-}

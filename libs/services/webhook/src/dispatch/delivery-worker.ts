@@ -1,3 +1,4 @@
+import { errorMessage, sleep } from '@genasset/contracts';
 import { Logger } from '@nestjs/common';
 import { WakeSignal } from '@genasset/messaging';
 import {
@@ -128,7 +129,7 @@ export class DeliveryWorker implements DeliveryHandoffPort {
     try {
       this.unlisten = await this.db.listen(DELIVERIES_CHANNEL, () => this.wake());
     } catch (error) {
-      this.logger.warn(`LISTEN ${DELIVERIES_CHANNEL} failed, relying on polling: ${message(error)}`);
+      this.logger.warn(`LISTEN ${DELIVERIES_CHANNEL} failed, relying on polling: ${errorMessage(error)}`);
     }
     try {
       this.unlistenRecalled = await this.db.listen(RECALLED_ENDPOINTS_CHANNEL, (endpointId) =>
@@ -136,7 +137,7 @@ export class DeliveryWorker implements DeliveryHandoffPort {
       );
     } catch (error) {
       this.logger.warn(
-        `LISTEN ${RECALLED_ENDPOINTS_CHANNEL} failed: deliveries already held for a paused, deleted or re-pointed endpoint may still be sent as held: ${message(error)}`,
+        `LISTEN ${RECALLED_ENDPOINTS_CHANNEL} failed: deliveries already held for a paused, deleted or re-pointed endpoint may still be sent as held: ${errorMessage(error)}`,
       );
     }
     this.loop = this.run();
@@ -162,13 +163,13 @@ export class DeliveryWorker implements DeliveryHandoffPort {
       await this.repository
         .release(ids)
         .catch((error: unknown) =>
-          this.logger.warn(`releasing ${ids.length} claim(s) failed: ${message(error)}`),
+          this.logger.warn(`releasing ${ids.length} claim(s) failed: ${errorMessage(error)}`),
         );
     };
     await release(this.board.takeWaiting().map((d) => d.id));
     const drained = await Promise.race([
       Promise.all(this.inFlight.values()).then(() => true),
-      sleep(this.settings.drainTimeoutMs).then(() => false),
+      sleep(this.settings.drainTimeoutMs, { unref: true }).then(() => false),
     ]);
     if (!drained) {
       const abandoned = [...this.inFlight.keys()];
@@ -219,7 +220,7 @@ export class DeliveryWorker implements DeliveryHandoffPort {
       void this.repository
         .release(arrived.map((d) => d.id))
         .catch((error: unknown) =>
-          this.logger.warn(`releasing ${arrived.length} handed-over deliveries failed: ${message(error)}`),
+          this.logger.warn(`releasing ${arrived.length} handed-over deliveries failed: ${errorMessage(error)}`),
         );
       return;
     }
@@ -267,7 +268,7 @@ export class DeliveryWorker implements DeliveryHandoffPort {
           const delay = Math.min(5_000, 100 * 2 ** Math.min(this.claimFailures, 6));
           if (this.claimFailures === 1 || this.claimFailures % 10 === 0) {
             this.logger.warn(
-              `claiming deliveries failed ${this.claimFailures}x, retrying in ${delay} ms: ${message(error)}`,
+              `claiming deliveries failed ${this.claimFailures}x, retrying in ${delay} ms: ${errorMessage(error)}`,
             );
           }
           await this.idle(delay);
@@ -329,7 +330,7 @@ export class DeliveryWorker implements DeliveryHandoffPort {
       await this.repository.release(deliveries.map((d) => d.id));
     } catch (error) {
       // Left leased: any replica claims them once the lease passes.
-      this.logger.warn(`giving back ${deliveries.length} waiting deliveries failed: ${message(error)}`);
+      this.logger.warn(`giving back ${deliveries.length} waiting deliveries failed: ${errorMessage(error)}`);
     }
     this.wake();
   }
@@ -344,7 +345,7 @@ export class DeliveryWorker implements DeliveryHandoffPort {
       const result = await this.attempt(delivery);
       if (result) this.recorder.add(result);
     } catch (error) {
-      this.logger.error(`attempt of ${delivery.id} failed unexpectedly: ${message(error)}`);
+      this.logger.error(`attempt of ${delivery.id} failed unexpectedly: ${errorMessage(error)}`);
     } finally {
       this.inFlight.delete(delivery.id);
       this.board.done(delivery);
@@ -362,7 +363,7 @@ export class DeliveryWorker implements DeliveryHandoffPort {
       try {
         target = await this.targets.get(delivery.endpointId, delivery.url, delivery.secretCiphertext);
       } catch (error) {
-        return attemptResult(delivery, serviceFailure(message(error)));
+        return attemptResult(delivery, serviceFailure(errorMessage(error)));
       }
     }
     this.counts.attempted++;
@@ -413,10 +414,4 @@ export class DeliveryWorker implements DeliveryHandoffPort {
   }
 }
 
-function message(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
-}
 
-function sleep(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms).unref());
-}

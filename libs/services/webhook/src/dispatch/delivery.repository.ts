@@ -5,6 +5,7 @@ import {
   type StatementRunner,
 } from '@genasset/persistence';
 import type { AttemptResult } from './attempt-outcome';
+import { nextDeliveryState, type RetrySchedule } from './retry-policy';
 
 /** A delivery claimed for one attempt, with what sending it needs. */
 export interface ClaimedDelivery {
@@ -105,24 +106,29 @@ const CLAIM_SQL = `
     LEFT JOIN claimed ON true`;
 
 /**
- * Records a batch of outcomes ($1: the AttemptResults as one JSON array) with the schedule ($2
- * attempts at most, $3 delays in ms): each delivery's state with the attempt appended to its
- * `attempts`, and the endpoint counters, in one statement. Returns the next attempt time of every
- * delivery left `retrying`.
+ * Records a batch of outcomes ($1: one JSON array of AttemptResults, each with `decisions`: what the
+ * retry policy makes of the outcome as attempt number `attempt`, `attempt + 1`, … until a final
+ * state): each delivery's state with the attempt appended to its `attempts`, and the endpoint
+ * counters, in one statement. The statement decides nothing: it stores the decision for the
+ * attempt's real number, the stored count + 1, which is `attempt` unless another attempt was
+ * recorded since the claim (a duplicate sent after a lease ran out); a final status stays.
+ * Returns the next attempt time of every delivery left `retrying`.
  */
+/** Which of a result's decisions is its attempt's: the stored count + 1 - `attempt`, within the list. */
+const DECISION_INDEX = `greatest(0, least(d.attempt_count + 1 - r.attempt, json_array_length(r.decisions) - 1))`;
+
 const RECORD_SQL = prepared(`
   WITH r AS (
     SELECT *
       FROM json_to_recordset($1::json)
-        AS r("deliveryId" text, "responseStatusCode" int, "sentAt" text, "durationMs" int, error text, ok boolean)
+        AS r("deliveryId" text, "responseStatusCode" int, "sentAt" text, "durationMs" int, error text, ok boolean,
+             attempt int, decisions json)
   ), upd AS (
     UPDATE ${S}.webhook_deliveries d
        SET status = CASE WHEN d.status NOT IN ${PENDING} THEN d.status
-                         WHEN r.ok THEN 'success'
-                         WHEN d.attempt_count + 1 >= $2 THEN 'failed'
-                         ELSE 'retrying' END,
-           next_attempt_at = CASE WHEN d.status NOT IN ${PENDING} OR r.ok OR d.attempt_count + 1 >= $2 THEN NULL
-                                  ELSE r."sentAt"::timestamptz + (r."durationMs" + ($3::int[])[d.attempt_count + 1]) * interval '1 millisecond' END,
+                         ELSE r.decisions -> ${DECISION_INDEX} ->> 'status' END,
+           next_attempt_at = CASE WHEN d.status NOT IN ${PENDING} THEN NULL
+                                  ELSE (r.decisions -> ${DECISION_INDEX} ->> 'at')::timestamptz END,
            attempt_count = d.attempt_count + 1,
            attempts = d.attempts || jsonb_build_object('responseStatusCode', r."responseStatusCode", 'sentAt', r."sentAt",
                                                        'durationMs', r."durationMs", 'error', r.error),
@@ -228,24 +234,29 @@ export class DeliveryRepository {
   /**
    * Records a batch of attempts in one statement (one transaction): each
    * delivery's status, attempt count, next attempt and lease, with the attempt
-   * appended to its `attempts`; both endpoint counters, aggregated per endpoint. The state machine
-   * runs on the stored attempt count: success on 2xx; after a failure
-   * `retrying` with the next attempt `delays[n]` after this one ended, or
-   * `failed` once `maxAttempts` were made. A delivery deleted meanwhile (its
-   * endpoint was deleted) is skipped with its attempt and counts; one already
-   * final (a duplicate attempt after a lease expired) keeps its status.
+   * appended to its `attempts`; both endpoint counters, aggregated per endpoint.
+   * The state each attempt leads to is the retry policy's (nextDeliveryState);
+   * the statement only stores it. A delivery deleted meanwhile (its endpoint
+   * was deleted) is skipped with its attempt and counts; one already final (a
+   * duplicate attempt after a lease expired) keeps its status.
    * Returns the next attempt time of each delivery left `retrying`.
    */
-  async record(
-    results: readonly AttemptResult[],
-    schedule: { retryDelaysMs: readonly number[]; maxAttempts: number },
-  ): Promise<Date[]> {
+  async record(results: readonly AttemptResult[], schedule: RetrySchedule): Promise<Date[]> {
     if (results.length === 0) return [];
-    // One JSON text for the batch (as the intake sends its rows), built natively; sentAt comes out
-    // as ISO 8601 UTC text (Date#toJSON), which the attempt entry keeps as written.
-    const params = [JSON.stringify(results), schedule.maxAttempts, schedule.retryDelaysMs];
-    const rows = await this.statements.query<{ next_attempt_at: Date }>(RECORD_SQL, params);
-    return rows.map((r) => r.next_attempt_at);
+    // One JSON text for the batch (as the intake sends its rows), built natively; sentAt and the
+    // decisions' times come out as ISO 8601 UTC text (Date#toJSON), which the attempt entry keeps as written.
+    const rows = results.map((result) => ({
+      deliveryId: result.deliveryId,
+      responseStatusCode: result.responseStatusCode,
+      sentAt: result.sentAt,
+      durationMs: result.durationMs,
+      error: result.error,
+      ok: result.ok,
+      attempt: result.attempt,
+      decisions: decisionsFrom(schedule, result),
+    }));
+    const found = await this.statements.query<{ next_attempt_at: Date }>(RECORD_SQL, [JSON.stringify(rows)]);
+    return found.map((r) => r.next_attempt_at);
   }
 
   /** Gives claimed deliveries back without recording an attempt (shutdown abandoned them mid-flight). */
@@ -255,6 +266,20 @@ export class DeliveryRepository {
       `UPDATE ${S}.webhook_deliveries SET lease_until = NULL WHERE id = ANY ($1::text[]) AND status IN ${PENDING}`,
       [deliveryIds],
     );
+  }
+}
+
+/**
+ * The policy's decision for `result` as attempt `attempt`, then as each later number until one is
+ * final (one entry for a success; at most `maxAttempts` in all): the recording statement takes the
+ * one of the attempt's real number, so a duplicate recorded late still counts against the limit.
+ */
+function decisionsFrom(schedule: RetrySchedule, result: AttemptResult): { status: string; at: Date | null }[] {
+  const decisions: { status: string; at: Date | null }[] = [];
+  for (let attempt = result.attempt; ; attempt++) {
+    const next = nextDeliveryState(schedule, attempt, result);
+    decisions.push({ status: next.status, at: next.nextAttemptAt });
+    if (next.status !== 'retrying') return decisions;
   }
 }
 

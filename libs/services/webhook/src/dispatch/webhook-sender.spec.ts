@@ -9,7 +9,12 @@ const BODY = Buffer.from('{"id":"whevent_1","type":"generation.completed","data"
 /** A loopback receiver whose answer each test decides; counts the requests that reached it. */
 async function receiver(answer: (req: IncomingMessage, res: ServerResponse) => void) {
   const requests: { headers: IncomingMessage['headers']; body: Buffer }[] = [];
+  let reached = 0;
+  let firstArrived!: () => void;
+  const arrived = new Promise<void>((resolve) => (firstArrived = resolve));
   const server: Server = createServer((req, res) => {
+    reached++;
+    firstArrived();
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
@@ -22,11 +27,30 @@ async function receiver(answer: (req: IncomingMessage, res: ServerResponse) => v
   return {
     url,
     requests,
+    /** Requests whose head reached the server, bodies complete or not. */
+    reached: () => reached,
+    /** The first request's head reached the server; rejects after `ms`. */
+    arrived: (ms: number) => within(ms, arrived, 'a request to reach the receiver'),
+    /**
+     * Stops listening and resolves once every connection it accepted has ended: after the sender
+     * closed its own, no request can reach this receiver any more.
+     */
+    drained: (ms: number) =>
+      within(ms, new Promise<void>((resolve) => server.close(() => resolve())), 'the receiver to close'),
     close: () => {
       server.closeAllConnections();
       return new Promise<void>((resolve) => server.close(() => resolve()));
     },
   };
+}
+
+/** `promise`, or a failure naming `what` once `ms` have passed: no test waits without a deadline. */
+function within<T>(ms: number, promise: Promise<T>, what: string): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const deadline = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`no ${what} within ${ms} ms`)), ms);
+  });
+  return Promise.race([promise, deadline]).finally(() => clearTimeout(timer));
 }
 
 describe('WebhookSender', () => {
@@ -98,7 +122,7 @@ describe('WebhookSender', () => {
   it('gives attempts in flight back as abandoned at shutdown, at once', async () => {
     const hooks = await open(() => undefined);
     const sent = sender.send({ url: hooks.url, secret: SECRET, body: BODY });
-    while (hooks.requests.length === 0) await new Promise((r) => setTimeout(r, 5));
+    await hooks.arrived(5_000);
     sender.abandonAll();
     const outcome = await sent;
     expect(outcome.abandoned).toBe(true);
@@ -110,7 +134,10 @@ describe('WebhookSender', () => {
     const sent = sender.send({ url: hooks.url, secret: SECRET, body: BODY });
     sender.abandonAll(); // still connecting
     expect((await sent).abandoned).toBe(true);
-    await new Promise((r) => setTimeout(r, 100));
-    expect(hooks.requests).toHaveLength(0);
+    // What rules a late request out: the sender's connections are closed, and the receiver has seen
+    // every connection it accepted end. A request written before that would have reached it.
+    await sender.close();
+    await hooks.drained(5_000);
+    expect(hooks.reached()).toBe(0);
   });
 });

@@ -9,7 +9,7 @@ import { DeliveryIntakeRepository, type EventTarget, type NewDelivery } from './
 
 /**
  * Turns public events into delivery records, one per subscribed enabled
- * endpoint, before any attempt is made (DESIGN §3). Runs in the consumer's
+ * endpoint, before any attempt is made (docs/webhooks.md). Runs in the consumer's
  * transaction, which also marks the facts as applied. Deliveries this
  * process's worker has room for are written leased to it and handed over when
  * the transaction commits (DeliveryHandoff); the rest wait in the queue for

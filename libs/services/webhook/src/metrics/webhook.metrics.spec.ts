@@ -16,7 +16,7 @@ describe('webhook metrics', () => {
   });
 
   it('counts recorded results: delivered, retry scheduled, failed for good', async () => {
-    const of = { deliveryId: 'd', endpointId: 'e' };
+    const of = { deliveryId: 'd', endpointId: 'e', attempt: 1 };
     observeRecorded(
       [
         { ...of, ...answered(200, at, 1) },

@@ -1,3 +1,4 @@
+import { errorMessage } from '@genasset/contracts';
 import { Logger } from '@nestjs/common';
 import type { DatabaseConnection } from '@genasset/persistence';
 
@@ -89,7 +90,7 @@ export class DeliveryPurge {
         })
         .catch((error: unknown) =>
           this.logger.warn(
-            `purging old deliveries failed: ${error instanceof Error ? error.message : String(error)}`,
+            `purging old deliveries failed: ${errorMessage(error)}`,
           ),
         )
         .finally(() => {

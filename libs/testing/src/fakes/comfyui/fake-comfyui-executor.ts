@@ -1,3 +1,4 @@
+import { sleep } from '@genasset/contracts';
 import sharp from 'sharp';
 
 /**
@@ -175,6 +176,3 @@ function order(graph: Graph): string[] {
   return out;
 }
 
-function sleep(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms));
-}

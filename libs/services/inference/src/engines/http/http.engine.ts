@@ -1,4 +1,4 @@
-import { INPUT_PICTURE_FIELDS, MAX_JOB_OUTPUTS } from '@genasset/contracts';
+import { INPUT_PICTURE_FIELDS, MAX_JOB_OUTPUTS, sleep } from '@genasset/contracts';
 import {
   EngineAborted,
   EngineError,
@@ -122,7 +122,7 @@ export class HttpEngine implements Engine {
           ? `no answer within ${duration(this.settings.timeoutMs)}`
           : 'it could not be reached';
       }
-      if (attempt < attempts) await sleep(this.settings.retryDelayMs * 2 ** (attempt - 1), signal);
+      if (attempt < attempts) await sleep(this.settings.retryDelayMs * 2 ** (attempt - 1), { signal });
     }
     throw new EngineError(
       `the inference server failed (${last}) after ${attempts} attempt${attempts === 1 ? '' : 's'}`,
@@ -271,14 +271,3 @@ function retryable(status: number): boolean {
   return status >= 500 || status === 408 || status === 429;
 }
 
-function sleep(ms: number, signal: AbortSignal): Promise<void> {
-  return new Promise((resolve) => {
-    const timer = setTimeout(done, ms);
-    function done() {
-      clearTimeout(timer);
-      signal.removeEventListener('abort', done);
-      resolve();
-    }
-    signal.addEventListener('abort', done, { once: true });
-  });
-}

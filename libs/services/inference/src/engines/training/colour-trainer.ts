@@ -1,3 +1,4 @@
+import { sleep } from '@genasset/contracts';
 import sharp from 'sharp';
 import {
   EngineError,
@@ -58,7 +59,7 @@ export async function trainColourModel(
   const advance = async () => {
     step++;
     await ctx.progress(step / steps);
-    if (options.stepDelayMs > 0) await pause(options.stepDelayMs, ctx.signal);
+    if (options.stepDelayMs > 0) await sleep(options.stepDelayMs, { signal: ctx.signal });
     throwIfAborted(ctx.signal);
   };
   for (const [i, id] of ids.entries()) {
@@ -195,16 +196,3 @@ async function swatch(model: ColourModel): Promise<Buffer> {
 const round3 = (v: readonly number[]) =>
   v.map((x) => Math.round(x * 1000) / 1000) as [number, number, number];
 
-function pause(ms: number, signal: AbortSignal): Promise<void> {
-  return new Promise((resolve) => {
-    const timer = setTimeout(resolve, ms);
-    signal.addEventListener(
-      'abort',
-      () => {
-        clearTimeout(timer);
-        resolve();
-      },
-      { once: true },
-    );
-  });
-}

@@ -1,5 +1,7 @@
 import { freePort, WebhookReceiver, waitFor, type Responder, type ServiceHarness } from '@genasset/testing';
 import { SIGNATURE_HEADER, USER_AGENT, verify } from '@genasset/webhooks';
+import { networkFailure } from '../attempt-outcome';
+import { DeliveryRepository } from '../delivery.repository';
 import { startDispatchHarness } from './support/dispatch-test.module';
 import { counters, createEndpoint, enqueue, signedAt, stored } from './support/webhook-rows';
 
@@ -26,6 +28,32 @@ describe('webhook delivery', () => {
         return d.status === 'success' || d.status === 'failed' ? d : undefined;
       },
       { timeoutMs, what: `delivery ${id} final` },
+    );
+
+  /**
+   * Sends one delivery to a fresh endpoint, due after everything queued so far, and waits until it is
+   * recorded. The claim takes due deliveries oldest first, in one statement that leases them: once
+   * this one was claimed, every claimable delivery due before it was leased too, so a delivery still
+   * unleased and unattempted now was passed over, not merely not reached yet.
+   */
+  const claimedPast = async () => {
+    const witness = await receiver(200);
+    const endpoint = await createEndpoint(harness.db, { url: witness.url });
+    const [id] = await enqueue(harness.db, endpoint.id);
+    expect((await final(id)).status).toBe('success');
+  };
+  /** A delivery left as the claim found it: never leased, attempted `attempts` times. */
+  const untouched = async (id: string, attempts: number) =>
+    expect(await stored(harness.db, id)).toMatchObject({ attempt_count: attempts, lease_until: null });
+  /** Waits (on the database's clock) until a retry is due: from then on a claim may take it. */
+  const due = (id: string) =>
+    waitFor(
+      async () =>
+        (await harness.db.query<{ due: boolean }>(
+          `SELECT next_attempt_at <= now() AS due FROM webhooks.webhook_deliveries WHERE id = $1`,
+          [id],
+        ))[0]?.due,
+      { timeoutMs: 10_000, what: `retry of ${id} due` },
     );
 
   beforeAll(async () => {
@@ -100,7 +128,7 @@ describe('webhook delivery', () => {
       total: before.total + 1,
       failed: before.failed,
     });
-    await new Promise((r) => setTimeout(r, 500));
+    await claimedPast();
     expect(hooks.requests).toHaveLength(1);
   });
 
@@ -152,7 +180,7 @@ describe('webhook delivery', () => {
     const stamps = hooks.requests.map((r) => signedAt(r.headers[SIGNATURE_HEADER]));
     expect(new Set(stamps).size).toBe(3);
 
-    await new Promise((r) => setTimeout(r, DELAYS[1] * 2 + 500));
+    await claimedPast();
     expect(hooks.requests).toHaveLength(3);
     expect((await stored(harness.db, id)).attempts).toHaveLength(3);
   });
@@ -245,9 +273,10 @@ describe('webhook delivery', () => {
     const hooks = await receiver(200);
     const endpoint = await createEndpoint(harness.db, { url: hooks.url, enabled: false });
     const pending = await enqueue(harness.db, endpoint.id, 3);
-    await new Promise((r) => setTimeout(r, 1_000));
+    await claimedPast();
     expect(hooks.requests).toHaveLength(0);
     for (const id of pending) expect((await stored(harness.db, id)).status).toBe('created');
+    for (const id of pending) await untouched(id, 0);
 
     await harness.db.query(`UPDATE webhooks.webhook_endpoints SET enabled = true WHERE id = $1`, [
       endpoint.id,
@@ -266,9 +295,11 @@ describe('webhook delivery', () => {
     await harness.db.query(`UPDATE webhooks.webhook_endpoints SET enabled = false WHERE id = $1`, [
       endpoint.id,
     ]);
-    await new Promise((r) => setTimeout(r, DELAYS[0] + 1_000));
+    await due(id);
+    await claimedPast();
     expect(hooks.requests).toHaveLength(1);
     expect((await stored(harness.db, id)).status).toBe('retrying');
+    await untouched(id, 1);
 
     await harness.db.query(`UPDATE webhooks.webhook_endpoints SET enabled = true WHERE id = $1`, [
       endpoint.id,
@@ -300,6 +331,37 @@ describe('webhook delivery', () => {
     const other = await createEndpoint(harness.db, { url: next.url });
     const [nextId] = await enqueue(harness.db, other.id);
     expect((await final(nextId)).status).toBe('success');
+  });
+
+  it('records the retry policy’s decision for the attempt’s real number, a duplicate recorded late included', async () => {
+    // A paused endpoint: the workers leave its deliveries alone, this test records for them.
+    const endpoint = await createEndpoint(harness.db, { url: 'http://127.0.0.1:9/never', enabled: false });
+    const [fresh, raced] = await enqueue(harness.db, endpoint.id, 2);
+    // `raced` was claimed at 0 attempts, its lease ran out, and two later attempts were recorded meanwhile.
+    await harness.db.query(
+      `UPDATE webhooks.webhook_deliveries SET status = 'retrying', attempt_count = 2 WHERE id = $1`,
+      [raced],
+    );
+    const repository = new DeliveryRepository(harness.db);
+    const sentAt = new Date();
+    const failed = networkFailure('ECONNREFUSED', sentAt, 20);
+    const schedule = { retryDelaysMs: DELAYS, maxAttempts: 3 };
+    try {
+      const retries = await repository.record(
+        [fresh, raced].map((id) => ({ deliveryId: id, endpointId: endpoint.id, attempt: 1, ...failed })),
+        schedule,
+      );
+      expect(retries).toHaveLength(1);
+    } finally {
+      await repository.close();
+    }
+    const first = await stored(harness.db, fresh);
+    expect(first).toMatchObject({ status: 'retrying', attempt_count: 1 });
+    const delay = first.next_attempt_at!.getTime() - (sentAt.getTime() + 20);
+    expect(delay).toBeGreaterThanOrEqual(DELAYS[0]);
+    expect(delay).toBeLessThanOrEqual(DELAYS[0] * 1.1);
+    // Its third attempt in all: the limit, whatever number it was claimed as.
+    expect(await stored(harness.db, raced)).toMatchObject({ status: 'failed', attempt_count: 3, next_attempt_at: null });
   });
 
   it('caps attempts in flight per endpoint and reads at most a small response body', async () => {
