@@ -84,7 +84,7 @@ describe('INFERENCE_BACKENDS_FILE', () => {
       backends: { gpt: { type: 'openai', url: 'https://api.openai.com/v1', routes: ['upscale', 'caption'], models: { image: 'dall-e-3' } } },
     });
     expect(errors(() => loadBackendsFile(bad))).toEqual([
-      `INFERENCE_BACKENDS_FILE: ${bad}: backends.gpt.routes.0: an openai backend cannot serve upscale (it serves txt2img, inpaint, generative-fill, prompt-editing, embed, caption, describe-style, prompt, translate)`,
+      `INFERENCE_BACKENDS_FILE: ${bad}: backends.gpt.routes.0: an openai backend cannot serve upscale (it serves caption, describe-style, embed, generative-fill, inpaint, prompt, prompt-editing, translate, txt2img)`,
       `INFERENCE_BACKENDS_FILE: ${bad}: backends.gpt.models.chat: caption needs the server's chat model: name it`,
     ]);
     const good = file({

@@ -1,3 +1,4 @@
+import { DETECT_MODALITIES, MODE_TABLE } from '@genasset/contracts';
 import { IsOptional, ArrayMaxSize } from 'class-validator';
 import { ApiPropertyOptional } from '@nestjs/swagger';
 import { BoolField, EnumField, ImageField, NestedField, NumberField, TextField } from './fields';
@@ -7,18 +8,6 @@ import { GENERATE_LIMITS } from '../limits';
 // Image tools answering job + asset + billing (detect, pixelate, remove-background,
 // patch, vectorize) and segmentation. Upstream PostDetect…/PostPixelate…/… bodies.
 
-export const DETECT_MODALITIES = [
-  'canny',
-  'depth',
-  'grayscale',
-  'lineart_anime',
-  'mlsd',
-  'normal',
-  'pose',
-  'scribble',
-  'segmentation',
-  'sketch',
-] as const;
 
 export class DetectBody {
   @ImageField('asset-or-data-url', {
@@ -66,11 +55,11 @@ export class PixelateBody {
   @ImageField('asset', { required: true, description: 'The asset id of the image to pixelate' })
   image!: string;
 
-  @EnumField([16, 32, 64, 128, 256], {
+  @EnumField(MODE_TABLE.pixelate.fields.pixelGridSize.enum, {
     required: true,
     description: 'The size of the pixel grid of the output',
   })
-  pixelGridSize!: number;
+  pixelGridSize!: (typeof MODE_TABLE.pixelate.fields.pixelGridSize.enum)[number];
 
   @BoolField({ required: true, description: 'Reduce pixel art artifacts' })
   removeNoise!: boolean;
