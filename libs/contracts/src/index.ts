@@ -124,6 +124,7 @@ export {
   type ModeSpec,
   type ModeRoute,
   type ModeInput,
+  type ModeBody,
   type ModeJobInput,
   type JobInputExtras,
   type DetectModality,

@@ -20,21 +20,28 @@ export interface FieldRule {
 
 export type FieldRules = Readonly<Record<string, FieldRule>>;
 
-type Scalar<R extends FieldRule> = R extends { enum: readonly (infer E)[] }
-  ? E
-  : R['type'] extends 'string'
-    ? string
-    : R['type'] extends 'number' | 'integer'
-      ? number
-      : R['type'] extends 'boolean'
-        ? boolean
-        : R['type'] extends 'seed'
-          ? number | string
-          : R['type'] extends 'number[]'
-            ? number[]
-            : Record<string, unknown>;
+type Base<T extends FieldRule['type']> = T extends 'string'
+  ? string
+  : T extends 'number' | 'integer'
+    ? number
+    : T extends 'boolean'
+      ? boolean
+      : T extends 'seed'
+        ? number | string
+        : T extends 'number[]'
+          ? number[]
+          : object;
 
-type ValueOf<R extends FieldRule> = R extends { list: true } ? Scalar<R>[] : Scalar<R>;
+/** An enum field is its values; with `Loose`, the base type (what a DTO property declares before IsIn narrows it). */
+type Scalar<R extends FieldRule, Loose extends boolean> = R extends { enum: readonly (infer E)[] }
+  ? Loose extends true
+    ? Base<R['type']>
+    : E
+  : Base<R['type']>;
+
+type ValueOf<R extends FieldRule, Loose extends boolean> = R extends { list: true }
+  ? Scalar<R, Loose>[]
+  : Scalar<R, Loose>;
 
 type RequiredKeys<F extends FieldRules> = {
   [K in keyof F]: F[K] extends { required: true } ? K : never;
@@ -43,7 +50,10 @@ type RequiredKeys<F extends FieldRules> = {
 /**
  * The validated input of a mode with fields `F`: required fields present, optional ones absent
  * or null (class-validator's IsOptional lets null through, and a request may send it).
+ * `Loose`: enums as their base type, the shape a route's body class declares.
  */
-export type InputOf<F extends FieldRules> = { [K in RequiredKeys<F>]: ValueOf<F[K]> } & {
-  [K in Exclude<keyof F, RequiredKeys<F>>]?: ValueOf<F[K]> | null;
+export type InputOf<F extends FieldRules, Loose extends boolean = false> = {
+  [K in RequiredKeys<F>]: ValueOf<F[K], Loose>;
+} & {
+  [K in Exclude<keyof F, RequiredKeys<F>>]?: ValueOf<F[K], Loose> | null;
 };

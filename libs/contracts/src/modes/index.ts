@@ -25,4 +25,4 @@ export {
   modeOfJobType,
   type ModeRoute,
 } from './mode-routes';
-export { type ModeInput, type ModeJobInput, type JobInputExtras } from './mode-input';
+export { type ModeBody, type ModeInput, type ModeJobInput, type JobInputExtras } from './mode-input';
