@@ -108,3 +108,32 @@ export {
 } from './pricing/output-size';
 export { errorMessage } from './util/error-message';
 export { sleep, type SleepOptions } from './util/sleep';
+export {
+  MODE_TABLE,
+  MODES,
+  MODE_ROUTES,
+  DETECT_MODALITIES,
+  DETECT_MODALITY_ENGINES,
+  isGenerationMode,
+  isModeRoute,
+  modeSpec,
+  routeOf,
+  modeOfRoute,
+  builtInEngineOf,
+  outputAssetType,
+  isResultMode,
+  modeOfJobType,
+  type ModeSpec,
+  type ModeRoute,
+  type ModeInput,
+  type ModeBody,
+  type ModeJobInput,
+  type JobInputExtras,
+  type DetectModality,
+  type BuiltInEngine,
+  type FileBackend,
+  type OpenaiCall,
+  type FieldRule,
+  type FieldRules,
+  type InputOf,
+} from './modes';

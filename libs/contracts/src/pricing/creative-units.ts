@@ -7,52 +7,26 @@
  * `creativeUnitsCostTableFromEnv`.
  */
 
-/** The `/v1/generate/{mode}` modes, by the way they are priced. */
-export const GENERATION_MODE_GROUPS = {
-  /** Model inference: priced by output megapixels × samples. */
-  inference: [
-    'controlnet',
-    'controlnet-img2img',
-    'controlnet-inpaint',
-    'controlnet-inpaint-ip-adapter',
-    'controlnet-ip-adapter',
-    'controlnet-texture',
-    'custom',
-    'img2img',
-    'img2img-ip-adapter',
-    'img2img-texture',
-    'inpaint',
-    'inpaint-ip-adapter',
-    'prompt-editing',
-    'skybox-base-360',
-    'txt2img',
-    'txt2img-ip-adapter',
-    'txt2img-texture',
-  ],
-  /** Image operations (classic algorithms): cheap, a little more for large outputs. */
-  image: [
-    'detect',
-    'generative-fill',
-    'patch',
-    'pixelate',
-    'reframe',
-    'remove-background',
-    'restyle',
-    'segment',
-    'skybox-upscale-360',
-    'texture',
-    'upscale',
-    'vectorize',
-  ],
-  /** Text in or out: a small flat price per item. */
-  text: ['caption', 'describe-style', 'embed', 'prompt', 'translate'],
-} as const;
+import { MODE_TABLE, MODES, type GenerationMode, type PricingGroup } from '../modes/mode-table';
 
-export type CreativeUnitsGroup = keyof typeof GENERATION_MODE_GROUPS;
-export type GenerationMode = (typeof GENERATION_MODE_GROUPS)[CreativeUnitsGroup][number];
+export type { GenerationMode } from '../modes/mode-table';
+export type CreativeUnitsGroup = PricingGroup;
 
-export const CREATIVE_UNITS_GROUPS = Object.keys(GENERATION_MODE_GROUPS) as CreativeUnitsGroup[];
-export const GENERATION_MODES = Object.values(GENERATION_MODE_GROUPS).flat() as GenerationMode[];
+/**
+ * The `/v1/generate/{mode}` modes, by the way they are priced (the mode table's `group`):
+ * - inference: model inference, priced by output megapixels × samples
+ * - image: image operations (classic algorithms), cheap, a little more for large outputs
+ * - text: text in or out, a small flat price per item
+ */
+export const CREATIVE_UNITS_GROUPS: readonly CreativeUnitsGroup[] = ['inference', 'image', 'text'];
+const modesPricedAs = (group: CreativeUnitsGroup): readonly GenerationMode[] =>
+  MODES.filter((mode) => MODE_TABLE[mode].group === group).sort();
+export const GENERATION_MODE_GROUPS: Readonly<Record<CreativeUnitsGroup, readonly GenerationMode[]>> = {
+  inference: modesPricedAs('inference'),
+  image: modesPricedAs('image'),
+  text: modesPricedAs('text'),
+};
+export const GENERATION_MODES: readonly GenerationMode[] = CREATIVE_UNITS_GROUPS.flatMap((group) => GENERATION_MODE_GROUPS[group]);
 
 const GROUP_OF = new Map<string, CreativeUnitsGroup>(
   CREATIVE_UNITS_GROUPS.flatMap((group) =>

@@ -1,3 +1,4 @@
+import { MODE_TABLE, MODES } from '@genasset/contracts';
 import { ASSET_TYPES, editCapabilitiesOf, isAssetType, sourceOf } from './asset-types';
 
 describe('asset types', () => {
@@ -7,6 +8,11 @@ describe('asset types', () => {
     expect([...ASSET_TYPES]).toEqual([...ASSET_TYPES].sort());
     expect(isAssetType('inference-txt2img')).toBe(true);
     expect(isAssetType('inference')).toBe(false);
+  });
+
+  it('include every output type of the mode table (outputs of another type could never become assets)', () => {
+    const outputs = MODES.flatMap((mode) => MODE_TABLE[mode].outputs);
+    expect(outputs.filter((type) => !isAssetType(type))).toEqual([]);
   });
 
   it('map to the upstream source spelling', () => {

@@ -87,7 +87,6 @@ export class CustomGenerateService {
     if (isDryRun(query.dryRun)) return price;
     const { job } = await this.launcher.launch({
       tenant,
-      jobType: 'custom',
       generationMode: 'custom',
       body: { ...body },
       inputs,

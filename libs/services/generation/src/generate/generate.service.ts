@@ -83,7 +83,6 @@ export class GenerateService {
     const outputAssetId = mode.output ? reserveAssetId() : undefined;
     const { job, input } = await this.launcher.launch({
       tenant,
-      jobType: mode.jobType,
       generationMode: mode.name,
       body,
       inputs,

@@ -1,21 +1,22 @@
 import { Inject, Injectable } from '@nestjs/common';
 import {
   JOBS_API,
+  MODE_TABLE,
   type CreativeUnitsPrice,
+  type GenerationMode,
   type JobsApi,
-  type JobType,
   type JobView,
+  type ModeJobInput,
   type TenantRef,
 } from '@genasset/contracts';
 import { setAtPath } from './inputs/image-inputs';
 import { InputResolver, type ResolvedInputs } from './inputs/input-resolver';
 import { publicError } from './internal-errors';
 
-export interface Launch {
+export interface Launch<M extends GenerationMode> {
   tenant: TenantRef;
-  jobType: JobType;
-  /** The registry mode (or `custom`): `input.generationMode`, what the executor dispatches on. */
-  generationMode: string;
+  /** The registry mode (or `custom`): `input.generationMode`, what the executor dispatches on; the job type is the mode table's. */
+  generationMode: M;
   /** The validated body as plain JSON, owned by the launch: its data URLs are replaced by their keys. */
   body: Record<string, unknown>;
   inputs: ResolvedInputs;
@@ -39,18 +40,20 @@ export class JobLauncher {
     private readonly resolver: InputResolver,
   ) {}
 
-  async launch(launch: Launch): Promise<{ job: JobView; input: Record<string, unknown> }> {
+  async launch<M extends GenerationMode>(launch: Launch<M>): Promise<{ job: JobView; input: ModeJobInput<M> }> {
     const keys = await this.resolver.put(launch.tenant.projectId, launch.inputs.decoded);
     try {
-      const input: Record<string, unknown> = {
+      const json: Record<string, unknown> = {
         ...launch.body,
         generationMode: launch.generationMode,
         ...launch.extra,
       };
-      for (const [path, key] of keys) setAtPath(input, path, key);
+      for (const [path, key] of keys) setAtPath(json, path, key);
+      // The body passed the route's validation (the mode table's rules): this is the mode's job input.
+      const input = json as ModeJobInput<M>;
       const job = await this.jobs.createJob({
         tenant: launch.tenant,
-        jobType: launch.jobType,
+        jobType: MODE_TABLE[launch.generationMode].jobType,
         kind: 'generation',
         input,
         ...(launch.modelId ? { modelId: launch.modelId } : {}),

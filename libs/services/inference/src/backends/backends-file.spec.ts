@@ -84,7 +84,7 @@ describe('INFERENCE_BACKENDS_FILE', () => {
       backends: { gpt: { type: 'openai', url: 'https://api.openai.com/v1', routes: ['upscale', 'caption'], models: { image: 'dall-e-3' } } },
     });
     expect(errors(() => loadBackendsFile(bad))).toEqual([
-      `INFERENCE_BACKENDS_FILE: ${bad}: backends.gpt.routes.0: an openai backend cannot serve upscale (it serves txt2img, inpaint, generative-fill, prompt-editing, embed, caption, describe-style, prompt, translate)`,
+      `INFERENCE_BACKENDS_FILE: ${bad}: backends.gpt.routes.0: an openai backend cannot serve upscale (it serves caption, describe-style, embed, generative-fill, inpaint, prompt, prompt-editing, translate, txt2img)`,
       `INFERENCE_BACKENDS_FILE: ${bad}: backends.gpt.models.chat: caption needs the server's chat model: name it`,
     ]);
     const good = file({
@@ -104,7 +104,7 @@ describe('INFERENCE_BACKENDS_FILE', () => {
     expect(describeBackend(gpt)).toBe('gpt (openai https://api.openai.com/v1 auth=bearer concurrency=4): txt2img caption');
   });
 
-  it('refuses an unset credential variable, a route served twice, a reserved name, a missing or unreadable file', () => {
+  it('refuses an unset credential variable, a route served twice, a route of another kind of backend, a reserved name, a missing or unreadable file', () => {
     const path = file({
       backends: {
         a: gpu({ credentials: { scheme: 'basic', usernameEnv: 'COMFY_USER', passwordEnv: 'COMFY_PASSWORD' } }),
@@ -114,6 +114,12 @@ describe('INFERENCE_BACKENDS_FILE', () => {
     expect(errors(() => loadBackendsFile(path, { COMFY_USER: 'me' }))).toEqual([
       `INFERENCE_BACKENDS_FILE: ${path}: backends.a.credentials.passwordEnv: the environment variable COMFY_PASSWORD is not set`,
       `INFERENCE_BACKENDS_FILE: ${path}: backends.b.routes.0: txt2img is already served by a`,
+    ]);
+    // The mode table: comfyui, replicate and cog make files, so they serve no result-field mode, nor texture's six maps.
+    const textual = file({ backends: { c: gpu({ routes: ['txt2img', 'caption', 'texture'] }) } });
+    expect(errors(() => loadBackendsFile(textual))).toEqual([
+      `INFERENCE_BACKENDS_FILE: ${textual}: backends.c.routes.1: a comfyui backend cannot serve caption: it answers with files, and caption answers with text (use openai or http)`,
+      `INFERENCE_BACKENDS_FILE: ${textual}: backends.c.routes.2: a comfyui backend cannot serve texture (only the http engine can: docs/engines.md)`,
     ]);
     const reserved = file({ backends: { preview: gpu() } });
     expect(errors(() => loadBackendsFile(reserved))).toEqual([

@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { dirname, extname, resolve } from 'node:path';
 import YAML from 'yaml';
 import { ConfigError, z } from '@genasset/config';
+import { isModeRoute, MODE_TABLE, modeOfRoute } from '@genasset/contracts';
 import { credentialsSchema, duration, httpUrl, maxOutputBytes, route, type Credentials } from './backend-schema';
 import { openaiBackend, type OpenaiBackendConfig } from './openai-backend';
 import { cogBackend, replicateBackend, type CogBackendConfig, type ReplicateBackendConfig } from './replicate-backend';
@@ -10,6 +11,20 @@ import { cogBackend, replicateBackend, type CogBackendConfig, type ReplicateBack
 export const BACKENDS_VARIABLE = 'INFERENCE_BACKENDS_FILE';
 
 /** Engine names a backend may not take: they name the built-in engines in INFERENCE_ENGINES. */
+/**
+ * Why a backend of `type` cannot serve a mode's route, by the mode table (openai's routes are its
+ * schema's check): comfyui, replicate and cog answer with files, so not the result-field modes.
+ */
+function cannotServe(type: string, route: string): string | undefined {
+  if (type !== 'comfyui' && type !== 'replicate' && type !== 'cog') return undefined;
+  if (!isModeRoute(route)) return undefined;
+  const mode = modeOfRoute(route);
+  if ((MODE_TABLE[mode].backends as readonly string[]).includes(type)) return undefined;
+  return MODE_TABLE[mode].outputs.length === 0
+    ? `a ${type} backend cannot serve ${route}: it answers with files, and ${mode} answers with text (use openai or http)`
+    : `a ${type} backend cannot serve ${route} (only the http engine can: docs/engines.md)`;
+}
+
 const RESERVED_NAMES = ['image', 'text', 'preview', 'http', 'none', 'export'];
 
 /** Values of workflow placeholders the request does not give (checkpoint, controlnet_model…). */
@@ -101,7 +116,9 @@ export function loadBackendsFile(path: string, env: NodeJS.ProcessEnv = process.
     else if (RESERVED_NAMES.includes(name)) found.push(`${path}: backends.${name}: names a built-in engine`);
     config.routes.forEach((r, i) => {
       const other = servedBy.get(r);
+      const cannot = cannotServe(config.type, r);
       if (other) found.push(`${path}: backends.${name}.routes.${i}: ${r} is already served by ${other}`);
+      else if (cannot) found.push(`${path}: backends.${name}.routes.${i}: ${cannot}`);
       else servedBy.set(r, name);
     });
     const headers = credentialHeaders(config.credentials, env, (field, variable) =>

@@ -1,18 +1,14 @@
 import { z } from '@genasset/config';
+import { MODE_ROUTES, MODE_TABLE, isGenerationMode, type OpenaiCall } from '@genasset/contracts';
 import { credentialsSchema, duration, httpUrl, maxOutputBytes, route } from './backend-schema';
 
 /** What an OpenAI-compatible server can serve, and which of its models each needs. */
-export const OPENAI_ROUTES: Readonly<Record<string, 'image' | 'chat' | 'embedding'>> = {
-  txt2img: 'image',
-  inpaint: 'image',
-  'generative-fill': 'image',
-  'prompt-editing': 'image',
-  embed: 'embedding',
-  caption: 'chat',
-  'describe-style': 'chat',
-  prompt: 'chat',
-  translate: 'chat',
-};
+export const OPENAI_ROUTES: Readonly<Record<string, OpenaiCall>> = Object.fromEntries(
+  MODE_ROUTES.flatMap((route) => {
+    const call = isGenerationMode(route) ? (MODE_TABLE[route] as { openai?: OpenaiCall }).openai : undefined;
+    return call ? [[route, call] as const] : [];
+  }),
+);
 
 /**
  * An OpenAI-compatible server (OpenAI, LocalAI, vLLM, Ollama, TEI): docs/backends/openai.md. Its

@@ -1,4 +1,4 @@
-import { GENERATION_MODES } from '@genasset/contracts';
+import { MODE_ROUTES } from '@genasset/contracts';
 import { loadBackendsFile, type BackendConfig } from '../backends/backends-file';
 import type { InferenceConfig } from '../inference.config';
 import type { Engine } from './engine';
@@ -9,9 +9,7 @@ import { ReplicateEngine } from './replicate/replicate.engine';
 import { BackendCallbacks } from '../callbacks/backend-callbacks';
 import { HttpEngine } from './http/http.engine';
 import { ImageEngine } from './image/image.engine';
-import { CLASSICAL_MODALITIES } from './image/detect';
 import { RASTER_LIMITS } from './image/raster';
-import { MODEL_MODALITIES } from './modes';
 import { PreviewEngine } from './preview/preview.engine';
 import { TextEngine } from './text/text.engine';
 
@@ -74,7 +72,4 @@ export function previewByDefault(
 }
 
 /** Every route, for the start-up log: each mode, detect split by modality. */
-export const ALL_ROUTES: readonly string[] = [
-  ...GENERATION_MODES.filter((m) => m !== 'detect'),
-  ...[...CLASSICAL_MODALITIES, ...MODEL_MODALITIES].map((m) => `detect:${m}`),
-].sort();
+export const ALL_ROUTES: readonly string[] = MODE_ROUTES;

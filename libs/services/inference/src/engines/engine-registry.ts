@@ -1,9 +1,8 @@
 import { ConfigError } from '@genasset/config';
 import { isBackendEngine, isServerEngine, type BackendEngine, type ServerEngine } from './backend-engine';
 import type { Engine } from './engine';
-import { IMAGE_ROUTES } from './image/image.engine';
-import { knownRoute } from './modes';
-import { TEXT_ROUTES } from './text/text.engine';
+import { builtInEngineOf, isModeRoute } from '@genasset/contracts';
+import { knownRoute, TRAINING_ROUTE } from './modes';
 
 export const ENGINE_NAMES = ['image', 'text', 'preview', 'http', 'none'] as const;
 /** A built-in engine, or a backend named in INFERENCE_BACKENDS_FILE (`gpu1`). */
@@ -106,9 +105,12 @@ export class EngineRegistry {
   }
 
   private defaultFor(route: string): EngineName {
-    if (IMAGE_ROUTES.includes(route)) return 'image';
-    // Result-field modes with a classical answer (captions, embeddings…); the text engine hands what needs a model to preview.
-    if (TEXT_ROUTES.includes(route) && this.byName.has('text')) return 'text';
+    // The mode table's built-in engine: image for what classical methods compute, text for the result-field
+    // modes with a classical answer (the text engine hands what needs a model to preview), else preview.
+    if (route === TRAINING_ROUTE) return 'image';
+    const builtIn = isModeRoute(route) ? builtInEngineOf(route) : 'preview';
+    if (builtIn === 'image') return 'image';
+    if (builtIn === 'text' && this.byName.has('text')) return 'text';
     return this.previewByDefault ? 'preview' : 'none';
   }
 }

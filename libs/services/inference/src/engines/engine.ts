@@ -1,17 +1,33 @@
-import type { JobTenantData, JobType } from '@genasset/contracts';
+import type { GenerationMode, JobTenantData, JobType, ModeJobInput } from '@genasset/contracts';
 import type { ObjectStore } from '@genasset/storage';
 
-/** The generation job an engine runs: the request as job-service holds it (images as asset ids or storage keys). */
+/**
+ * The generation job an engine runs: the request as job-service holds it (images as asset ids or
+ * storage keys). Its input is plain JSON here, for engines that take any mode (and training and
+ * exports); a job of one mode reads it typed ({@link ModeJob}).
+ */
 export interface EngineJob {
   jobId: string;
   jobType: JobType;
-  /** The generation mode (`input.generationMode`): txt2img, pixelate, detect… */
+  /** The generation mode (`input.generationMode`): txt2img, pixelate, detect… (or model-training, model-download) */
   mode: string;
   tenant: JobTenantData;
   input: Record<string, unknown>;
   modelId?: string;
   /** 1 for the first run of the job, higher when a crash or transient failure made it run again. */
   attempt: number;
+}
+
+/**
+ * A job of mode `M`, its input typed by the mode table: the validated request (validated once, by
+ * the generate route, with the table's rules) and what generation-service added to it.
+ */
+export type ModeJob<M extends GenerationMode> = Omit<EngineJob, 'mode' | 'input'> & { mode: M; input: ModeJobInput<M> };
+
+/** The job as a job of `mode`; undefined for a job of another mode. */
+export function jobOf<M extends GenerationMode>(job: EngineJob, mode: M): ModeJob<M> | undefined {
+  // The work item's mode is the job's `input.generationMode`, and the route validated the input for it.
+  return job.mode === mode ? (job as unknown as ModeJob<M>) : undefined;
 }
 
 /** An input image, read from object storage. */

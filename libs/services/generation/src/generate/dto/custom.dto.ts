@@ -1,3 +1,4 @@
+import type { ModeBody } from '@genasset/contracts';
 import { ApiPropertyOptional } from '@nestjs/swagger';
 import { IsOptional } from 'class-validator';
 import { BoolField, NumberField, TextField } from './fields';
@@ -9,7 +10,7 @@ import { IsSeed } from './validators';
  * inputs (GET /v1/models/{modelId}) are validated once the model registry
  * exists. Strings that are asset ids or data URLs are resolved like images.
  */
-export class CustomGenerateBody {
+export class CustomGenerateBody implements ModeBody<'custom'> {
   @TextField({ description: 'Text prompt' })
   prompt?: string;
 

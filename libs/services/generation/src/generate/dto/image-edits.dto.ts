@@ -1,3 +1,4 @@
+import type { ModeBody } from '@genasset/contracts';
 import { ConceptDto } from './concept.dto';
 import {
   BoolField,
@@ -13,7 +14,7 @@ import {
 // Image edits answering job + billing: generative-fill, prompt-editing, reframe,
 // restyle, texture, upscale. Upstream Post<Mode>InferencesRequest bodies.
 
-export class GenerativeFillBody {
+export class GenerativeFillBody implements ModeBody<'generative-fill'> {
   @ImageField('asset-or-data-url', {
     required: true,
     description: 'The image whose masked area is refilled: an asset id or a data URL',
@@ -60,7 +61,7 @@ export const PROMPT_EDITING_MODELS = [
 /** The model upstream runs when a prompt-editing body names none. */
 export const PROMPT_EDITING_DEFAULT_MODEL = 'gemini-2.5-flash';
 
-export class PromptEditingBody {
+export class PromptEditingBody implements ModeBody<'prompt-editing'> {
   @ImageField('asset-or-data-url', {
     required: true,
     description: 'The image to edit: an asset id or a data URL',
@@ -135,7 +136,7 @@ export class PromptEditingBody {
   seed?: number;
 }
 
-export class ReframeBody {
+export class ReframeBody implements ModeBody<'reframe'> {
   @ImageField('asset-or-data-url', {
     required: true,
     description: 'The image to reframe: an asset id or a data URL',
@@ -201,7 +202,7 @@ export class ReframeBody {
   seed?: number;
 }
 
-export class RestyleBody {
+export class RestyleBody implements ModeBody<'restyle'> {
   @ImageField('asset-or-data-url', {
     required: true,
     description: 'The image to restyle: an asset id or a data URL',
@@ -243,7 +244,7 @@ export class RestyleBody {
   seed?: number;
 }
 
-export class TextureBody {
+export class TextureBody implements ModeBody<'texture'> {
   @ImageField('asset', { required: true, description: 'The asset id of the texture to convert into maps' })
   texture!: string;
 

@@ -1,3 +1,4 @@
+import { DETECT_MODALITIES, MODE_TABLE, type ModeBody } from '@genasset/contracts';
 import { IsOptional, ArrayMaxSize } from 'class-validator';
 import { ApiPropertyOptional } from '@nestjs/swagger';
 import { BoolField, EnumField, ImageField, NestedField, NumberField, TextField } from './fields';
@@ -7,20 +8,8 @@ import { GENERATE_LIMITS } from '../limits';
 // Image tools answering job + asset + billing (detect, pixelate, remove-background,
 // patch, vectorize) and segmentation. Upstream PostDetect…/PostPixelate…/… bodies.
 
-export const DETECT_MODALITIES = [
-  'canny',
-  'depth',
-  'grayscale',
-  'lineart_anime',
-  'mlsd',
-  'normal',
-  'pose',
-  'scribble',
-  'segmentation',
-  'sketch',
-] as const;
 
-export class DetectBody {
+export class DetectBody implements ModeBody<'detect'> {
   @ImageField('asset-or-data-url', {
     required: true,
     description: 'The image to detect from: an asset id or a data URL',
@@ -62,15 +51,15 @@ export class DetectBody {
   keypointThreshold?: number;
 }
 
-export class PixelateBody {
+export class PixelateBody implements ModeBody<'pixelate'> {
   @ImageField('asset', { required: true, description: 'The asset id of the image to pixelate' })
   image!: string;
 
-  @EnumField([16, 32, 64, 128, 256], {
+  @EnumField(MODE_TABLE.pixelate.fields.pixelGridSize.enum, {
     required: true,
     description: 'The size of the pixel grid of the output',
   })
-  pixelGridSize!: number;
+  pixelGridSize!: (typeof MODE_TABLE.pixelate.fields.pixelGridSize.enum)[number];
 
   @BoolField({ required: true, description: 'Reduce pixel art artifacts' })
   removeNoise!: boolean;
@@ -92,7 +81,7 @@ export class PixelateBody {
   colorPaletteSize?: number;
 }
 
-export class RemoveBackgroundBody {
+export class RemoveBackgroundBody implements ModeBody<'remove-background'> {
   @ImageField('asset', { required: true, description: 'The asset id of the image' })
   image!: string;
 
@@ -162,7 +151,7 @@ export class PatchCropDto {
   backgroundColor?: string;
 }
 
-export class PatchBody {
+export class PatchBody implements ModeBody<'patch'> {
   @ImageField('asset-or-data-url', {
     required: true,
     description: 'The input image: a data URL or an asset id',
@@ -195,7 +184,7 @@ export class PatchBody {
   allowOverflow?: boolean;
 }
 
-export class VectorizeBody {
+export class VectorizeBody implements ModeBody<'vectorize'> {
   @ImageField('asset', { required: true, description: 'The asset id of the image to vectorize' })
   image!: string;
 
@@ -240,7 +229,7 @@ export class VectorizeBody {
   pathPrecision?: number;
 }
 
-export class SegmentBody {
+export class SegmentBody implements ModeBody<'segment'> {
   @ImageField('asset-or-data-url', {
     required: true,
     description: 'The image to segment: an asset id or a data URL',

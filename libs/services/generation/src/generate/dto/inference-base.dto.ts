@@ -1,3 +1,4 @@
+import type { ModeBody } from '@genasset/contracts';
 import { ApiPropertyOptional } from '@nestjs/swagger';
 import { IsOptional } from 'class-validator';
 import { ConceptDto } from './concept.dto';
@@ -137,7 +138,7 @@ export class InferenceBody {
 }
 
 /** `aspectRatio` exists only on txt2img and txt2img-ip-adapter (flux.1.1-pro-ultra). */
-export class Txt2ImgBody extends InferenceBody {
+export class Txt2ImgBody extends InferenceBody implements ModeBody<'txt2img'> {
   @EnumField(ASPECT_RATIOS, {
     default: '1:1',
     description: 'Aspect ratio "width:height"; only used by flux.1.1-pro-ultra',

@@ -1,3 +1,4 @@
+import type { ModeBody } from '@genasset/contracts';
 import { InferenceBody, Txt2ImgBody } from './inference-base.dto';
 import {
   WithControlImage,
@@ -14,23 +15,23 @@ import {
 // reference exactly; which of them are required together is in the mode registry.
 
 export { Txt2ImgBody };
-export class Txt2ImgIpAdapterBody extends WithIpAdapter(Txt2ImgBody) {}
-export class Txt2ImgTextureBody extends InferenceBody {}
+export class Txt2ImgIpAdapterBody extends WithIpAdapter(Txt2ImgBody) implements ModeBody<'txt2img-ip-adapter'> {}
+export class Txt2ImgTextureBody extends InferenceBody implements ModeBody<'txt2img-texture'> {}
 
-export class Img2ImgBody extends WithStrength(WithInputImage(InferenceBody)) {}
+export class Img2ImgBody extends WithStrength(WithInputImage(InferenceBody)) implements ModeBody<'img2img'> {}
 export class Img2ImgIpAdapterBody extends WithIpAdapter(
   WithMask(WithStrength(WithInputImage(InferenceBody))),
-) {}
-export class Img2ImgTextureBody extends WithMask(WithStrength(WithInputImage(InferenceBody))) {}
+) implements ModeBody<'img2img-ip-adapter'> {}
+export class Img2ImgTextureBody extends WithMask(WithStrength(WithInputImage(InferenceBody))) implements ModeBody<'img2img-texture'> {}
 
-export class InpaintBody extends WithMerging(WithMask(WithStrength(WithInputImage(InferenceBody)))) {}
-export class InpaintIpAdapterBody extends WithIpAdapter(InpaintBody) {}
+export class InpaintBody extends WithMerging(WithMask(WithStrength(WithInputImage(InferenceBody)))) implements ModeBody<'inpaint'> {}
+export class InpaintIpAdapterBody extends WithIpAdapter(InpaintBody) implements ModeBody<'inpaint-ip-adapter'> {}
 
-export class ControlnetBody extends WithModality(WithControlImage(WithInputImage(InferenceBody))) {}
-export class ControlnetImg2ImgBody extends WithStrength(ControlnetBody) {}
-export class ControlnetInpaintBody extends WithMerging(WithMask(WithStrength(ControlnetBody))) {}
+export class ControlnetBody extends WithModality(WithControlImage(WithInputImage(InferenceBody))) implements ModeBody<'controlnet'> {}
+export class ControlnetImg2ImgBody extends WithStrength(ControlnetBody) implements ModeBody<'controlnet-img2img'> {}
+export class ControlnetInpaintBody extends WithMerging(WithMask(WithStrength(ControlnetBody))) implements ModeBody<'controlnet-inpaint'> {}
 export class ControlnetInpaintIpAdapterBody extends WithIpAdapter(
   WithMerging(WithMask(WithStrength(WithControlImage(WithInputImage(InferenceBody))))),
-) {}
-export class ControlnetIpAdapterBody extends WithIpAdapter(ControlnetBody) {}
-export class ControlnetTextureBody extends WithModality(WithControlImage(WithInputImage(InferenceBody))) {}
+) implements ModeBody<'controlnet-inpaint-ip-adapter'> {}
+export class ControlnetIpAdapterBody extends WithIpAdapter(ControlnetBody) implements ModeBody<'controlnet-ip-adapter'> {}
+export class ControlnetTextureBody extends WithModality(WithControlImage(WithInputImage(InferenceBody))) implements ModeBody<'controlnet-texture'> {}

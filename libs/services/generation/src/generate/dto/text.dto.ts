@@ -1,3 +1,4 @@
+import type { ModeBody } from '@genasset/contracts';
 import {
   BoolField,
   EnumField,
@@ -35,7 +36,7 @@ class SamplingBody {
   ensureIPCleared?: boolean;
 }
 
-export class CaptionBody extends SamplingBody {
+export class CaptionBody extends SamplingBody implements ModeBody<'caption'> {
   @ImageListField('asset-or-data-url', {
     required: true,
     min: 1,
@@ -58,7 +59,7 @@ export class CaptionBody extends SamplingBody {
   unwantedSequences?: string[];
 }
 
-export class DescribeStyleBody extends SamplingBody {
+export class DescribeStyleBody extends SamplingBody implements ModeBody<'describe-style'> {
   @ImageListField('asset-or-data-url', {
     description: 'Images whose style is described (data URLs or asset ids)',
   })
@@ -74,14 +75,14 @@ export class DescribeStyleBody extends SamplingBody {
   unwantedSequences?: string[];
 }
 
-export class EmbedBody {
+export class EmbedBody implements ModeBody<'embed'> {
   @TextField({ required: true, description: 'The text to embed; not empty' })
   text!: string;
 }
 
 export const PROMPT_MODES = ['completion', 'contextual', 'image-editing', 'inventive', 'structured'] as const;
 
-export class PromptBody extends SamplingBody {
+export class PromptBody extends SamplingBody implements ModeBody<'prompt'> {
   @EnumField(PROMPT_MODES, {
     required: true,
     default: 'structured',
@@ -114,7 +115,7 @@ export class PromptBody extends SamplingBody {
   numResults?: number;
 }
 
-export class TranslateBody extends SamplingBody {
+export class TranslateBody extends SamplingBody implements ModeBody<'translate'> {
   @TextField({ required: true, description: 'The prompt to translate into English' })
   prompt!: string;
 

@@ -1,3 +1,4 @@
+import type { ModeBody } from '@genasset/contracts';
 import {
   BoolField,
   EnumField,
@@ -42,7 +43,7 @@ class UpscaleCommon {
   seed?: number;
 }
 
-export class UpscaleBody extends UpscaleCommon {
+export class UpscaleBody extends UpscaleCommon implements ModeBody<'upscale'> {
   @ImageField('asset-or-data-url', {
     required: true,
     description: 'The image to upscale: an asset id or a data URL',
@@ -92,7 +93,7 @@ export class UpscaleBody extends UpscaleCommon {
   tileStyle?: boolean;
 }
 
-export class SkyboxUpscale360Body extends UpscaleCommon {
+export class SkyboxUpscale360Body extends UpscaleCommon implements ModeBody<'skybox-upscale-360'> {
   @ImageField('asset-or-data-url', {
     required: true,
     description: 'The 360 image to upscale: an asset id or a data URL',
@@ -137,7 +138,7 @@ export const SKYBOX_STYLES = [
   'whimsical',
 ] as const;
 
-export class SkyboxBase360Body {
+export class SkyboxBase360Body implements ModeBody<'skybox-base-360'> {
   @TextField({
     required: true,
     allowEmpty: true,

@@ -15,7 +15,7 @@ import {
   Txt2ImgIpAdapterBody,
   Txt2ImgTextureBody,
 } from '../dto/inference-modes.dto';
-import type { ModeDefinition } from './mode-definition';
+import type { ModeEntry } from './mode-definition';
 
 const IMAGE = ['image', 'imageId'] as const;
 const MASK = ['mask', 'maskId'] as const;
@@ -23,15 +23,14 @@ const CONTROL = ['controlImage', 'controlImageId'] as const;
 const IP_ADAPTER = ['ipAdapterImages', 'ipAdapterImageIds', 'ipAdapterImage', 'ipAdapterImageId'] as const;
 
 function inference(
-  name: ModeDefinition['name'],
+  name: ModeEntry['name'],
   summary: string,
   body: Type<object>,
   oneOf: (readonly string[])[] = [],
-): ModeDefinition {
+): ModeEntry {
   return {
     name,
     summary,
-    jobType: 'inference',
     body,
     response: 'inference',
     inferenceType: name.replace(/-/g, '_'),
@@ -42,7 +41,7 @@ function inference(
 }
 
 /** The fourteen model inference modes: one job type (`inference`), told apart by `input.mode`. */
-export const INFERENCE_MODES: readonly ModeDefinition[] = [
+export const INFERENCE_MODES: readonly ModeEntry[] = [
   inference('txt2img', 'Txt2Img', Txt2ImgBody),
   inference('txt2img-ip-adapter', 'Txt2Img with one IP adapter reference image', Txt2ImgIpAdapterBody, [
     IP_ADAPTER,

@@ -1,5 +1,5 @@
 import type { Type } from '@nestjs/common';
-import type { GenerationMode as PricedMode, JobType } from '@genasset/contracts';
+import { MODE_TABLE, outputAssetType, type GenerationMode, type JobType } from '@genasset/contracts';
 import type { FieldError } from '@genasset/http';
 
 /**
@@ -22,7 +22,7 @@ export type ResponseKind =
 
 /** The output asset of a `job-asset` mode, announced as pending in the response. */
 export interface OutputAsset {
-  /** Asset type (spec's asset type list), also its upstream `source`. */
+  /** Asset type (spec's asset type list), also its upstream `source`: the mode table's first output type. */
   type: string;
   /** Body field holding the input image (its asset becomes the output's parent). */
   from: string;
@@ -31,9 +31,10 @@ export interface OutputAsset {
 }
 
 export interface ModeDefinition {
-  /** Path under /v1/generate, `input.generationMode` of the job (the executor dispatches on it) and the pricing mode. */
-  name: Exclude<PricedMode, 'custom'>;
+  /** Path under /v1/generate, `input.generationMode` of the job (the executor dispatches on it): a mode of the mode table. */
+  name: Exclude<GenerationMode, 'custom'>;
   summary: string;
+  /** The mode table's job type. */
   jobType: JobType;
   body: Type<object>;
   response: ResponseKind;
@@ -52,6 +53,19 @@ export interface ModeDefinition {
   runsModel?: boolean;
   /** The model run when the body names none: the job records it too, since it did run a model. */
   defaultModelId?: string;
+}
+
+/**
+ * A route's entry in inference.modes.ts / tool.modes.ts: what only the HTTP route knows (its body
+ * class, summary, response). Its job type and output asset type come from the mode table.
+ */
+export type ModeEntry = Omit<ModeDefinition, 'jobType' | 'output'> & { output?: Omit<OutputAsset, 'type'> };
+
+/** The route's definition: its entry completed from the mode table of libs/contracts. */
+export function fromModeTable(entry: ModeEntry): ModeDefinition {
+  const spec = MODE_TABLE[entry.name];
+  const { output, ...rest } = entry;
+  return { ...rest, jobType: spec.jobType, ...(output ? { output: { type: outputAssetType(entry.name), ...output } } : {}) };
 }
 
 /** The model a job of `mode` runs, as the job (and so `generation.*` webhooks) records it; none for modes without one. */

@@ -1,15 +1,15 @@
 import { INFERENCE_MODES } from './inference.modes';
 import { TOOL_MODES } from './tool.modes';
-import type { ModeDefinition } from './mode-definition';
+import { fromModeTable, type ModeDefinition } from './mode-definition';
 
 /**
  * Every `POST /v1/generate/{mode}` route but the custom-model one: the route,
  * its body, job type and response are all read from here, so a mode is one
  * entry, not a controller method.
  */
-export const MODE_REGISTRY: readonly ModeDefinition[] = [...INFERENCE_MODES, ...TOOL_MODES].sort((a, b) =>
-  a.name.localeCompare(b.name),
-);
+export const MODE_REGISTRY: readonly ModeDefinition[] = [...INFERENCE_MODES, ...TOOL_MODES]
+  .map(fromModeTable)
+  .sort((a, b) => a.name.localeCompare(b.name));
 
 const BY_NAME = new Map<string, ModeDefinition>(MODE_REGISTRY.map((mode) => [mode.name, mode]));
 

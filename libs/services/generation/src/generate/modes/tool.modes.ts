@@ -16,63 +16,57 @@ import {
 } from '../dto/image-tools.dto';
 import { CaptionBody, DescribeStyleBody, EmbedBody, PromptBody, TranslateBody } from '../dto/text.dto';
 import { SkyboxBase360Body, SkyboxUpscale360Body, UpscaleBody } from '../dto/upscale-skybox.dto';
-import type { ModeDefinition } from './mode-definition';
+import type { ModeEntry } from './mode-definition';
 
 /** Image tools, image edits, skyboxes and language-model modes (everything but model inference). */
-export const TOOL_MODES: readonly ModeDefinition[] = [
+export const TOOL_MODES: readonly ModeEntry[] = [
   // job + asset + billing
   {
     name: 'detect',
     summary: 'Transform an input image into a mode map (detection map)',
-    jobType: 'detection',
     body: DetectBody,
     response: 'job-asset',
     originalAssets: true,
-    output: { type: 'detection', from: 'image', mimeType: 'image/png' },
+    output: { from: 'image', mimeType: 'image/png' },
   },
   {
     name: 'patch',
     summary: 'Patch an asset with an image',
-    jobType: 'patch-image',
     body: PatchBody,
     response: 'job-asset',
     originalAssets: true,
-    output: { type: 'patch', from: 'image', mimeType: 'image/png' },
+    output: { from: 'image', mimeType: 'image/png' },
   },
   {
     name: 'pixelate',
     summary: 'Pixelization of an image',
-    jobType: 'pixelate',
     body: PixelateBody,
     response: 'job-asset',
     originalAssets: true,
-    output: { type: 'pixelization', from: 'image', mimeType: 'image/png' },
+    output: { from: 'image', mimeType: 'image/png' },
   },
   {
     name: 'remove-background',
     summary: 'Deprecated: remove the background of an image; use the custom-model endpoint instead',
-    jobType: 'remove-background',
     body: RemoveBackgroundBody,
     response: 'job-asset',
     deprecated: true,
     originalAssets: true,
-    output: { type: 'background-removal', from: 'image', mimeType: 'image/png' },
+    output: { from: 'image', mimeType: 'image/png' },
   },
   {
     // Not in the spec's table ("paths after /generate/upscale: not shown"); from the upstream reference.
     name: 'vectorize',
     summary: 'Vectorize an image into SVG',
-    jobType: 'vectorize',
     body: VectorizeBody,
     response: 'job-asset',
     originalAssets: true,
-    output: { type: 'vectorization', from: 'image', mimeType: 'image/svg+xml' },
+    output: { from: 'image', mimeType: 'image/svg+xml' },
   },
   // job + billing
   {
     name: 'generative-fill',
     summary: 'Replace the masked area based on context (erase objects)',
-    jobType: 'repaint',
     body: GenerativeFillBody,
     response: 'job',
     originalAssets: true,
@@ -81,7 +75,6 @@ export const TOOL_MODES: readonly ModeDefinition[] = [
   {
     name: 'prompt-editing',
     summary: 'Deprecated: edit an image with a prompt; use the custom-model endpoint instead',
-    jobType: 'image-prompt-editing',
     body: PromptEditingBody,
     response: 'job',
     deprecated: true,
@@ -92,7 +85,6 @@ export const TOOL_MODES: readonly ModeDefinition[] = [
   {
     name: 'reframe',
     summary: 'Reframe an image to new sizes, filling extra space from context',
-    jobType: 'reframe',
     body: ReframeBody,
     response: 'job',
     originalAssets: true,
@@ -100,7 +92,6 @@ export const TOOL_MODES: readonly ModeDefinition[] = [
   {
     name: 'restyle',
     summary: 'Restyle from one sketch or other image and one or more style reference images',
-    jobType: 'restyle',
     body: RestyleBody,
     response: 'job',
     originalAssets: true,
@@ -108,7 +99,6 @@ export const TOOL_MODES: readonly ModeDefinition[] = [
   {
     name: 'skybox-base-360',
     summary: 'Seamless 360 skybox image',
-    jobType: 'skybox-base-360',
     body: SkyboxBase360Body,
     response: 'job',
     originalAssets: true,
@@ -116,7 +106,6 @@ export const TOOL_MODES: readonly ModeDefinition[] = [
   {
     name: 'skybox-upscale-360',
     summary: 'Upscale matching 360 skybox geometry',
-    jobType: 'skybox-upscale-360',
     body: SkyboxUpscale360Body,
     response: 'job',
     originalAssets: true,
@@ -125,7 +114,6 @@ export const TOOL_MODES: readonly ModeDefinition[] = [
     name: 'texture',
     summary:
       'Convert a texture image into height, normal, smoothness, metallic, edge and ambient occlusion maps',
-    jobType: 'texture',
     body: TextureBody,
     response: 'job',
     originalAssets: true,
@@ -134,7 +122,6 @@ export const TOOL_MODES: readonly ModeDefinition[] = [
     // The spec lists no response for upscale; the upstream reference answers job + billing.
     name: 'upscale',
     summary: 'Deprecated: upscale an image; use the custom-model endpoint instead',
-    jobType: 'upscale',
     body: UpscaleBody,
     response: 'job',
     deprecated: true,
@@ -144,7 +131,6 @@ export const TOOL_MODES: readonly ModeDefinition[] = [
   {
     name: 'segment',
     summary: 'Segment an image; the mask becomes a child asset',
-    jobType: 'segment',
     body: SegmentBody,
     response: 'segment',
     originalAssets: true,
@@ -152,7 +138,6 @@ export const TOOL_MODES: readonly ModeDefinition[] = [
   {
     name: 'caption',
     summary: 'Caption image(s)',
-    jobType: 'caption',
     body: CaptionBody,
     response: 'caption',
     originalAssets: false,
@@ -160,7 +145,6 @@ export const TOOL_MODES: readonly ModeDefinition[] = [
   {
     name: 'describe-style',
     summary: 'Describe the style of given images or models',
-    jobType: 'describe-style',
     body: DescribeStyleBody,
     response: 'describe-style',
     originalAssets: false,
@@ -169,7 +153,6 @@ export const TOOL_MODES: readonly ModeDefinition[] = [
   {
     name: 'embed',
     summary: 'Embeddings from text',
-    jobType: 'embed',
     body: EmbedBody,
     response: 'embed',
     originalAssets: true,
@@ -177,7 +160,6 @@ export const TOOL_MODES: readonly ModeDefinition[] = [
   {
     name: 'prompt',
     summary: 'Generate, complete or invent prompts',
-    jobType: 'generate-prompt',
     body: PromptBody,
     response: 'prompt',
     originalAssets: false,
@@ -189,7 +171,6 @@ export const TOOL_MODES: readonly ModeDefinition[] = [
   {
     name: 'translate',
     summary: 'Translate text from one language to English',
-    jobType: 'translate',
     body: TranslateBody,
     response: 'translate',
     originalAssets: false,

@@ -9,7 +9,7 @@ import {
   type StoredOutput,
 } from '../engine';
 import { str } from '../image/params';
-import { outputAssetType, TEXT_MODES, TRAINING_ROUTE } from '../modes';
+import { isResultMode, outputAssetType, TRAINING_ROUTE } from '../modes';
 import { modelFilesPrefix, putModelFile } from '../training/model-files';
 import { imageReferences, withDataUrls } from './image-references';
 
@@ -180,7 +180,7 @@ export class HttpEngine implements Engine {
       throw new EngineError(
         `the inference server answered with an invalid body: outputs must be a list of at most ${MAX_JOB_OUTPUTS} files`,
       );
-    if (files.length === 0 && !TEXT_MODES.includes(job.mode) && job.mode !== 'custom') {
+    if (files.length === 0 && !isResultMode(job.mode) && job.mode !== 'custom') {
       throw new EngineError(`the inference server answered with no output files for ${job.mode}`);
     }
     // The request's input picture (as the preview engine reads it): its asset, else imageParentId.

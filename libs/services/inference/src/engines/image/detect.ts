@@ -1,3 +1,4 @@
+import { DETECT_MODALITIES, DETECT_MODALITY_ENGINES, type DetectModality } from '@genasset/contracts';
 import { detectBackground } from './background';
 import { canny } from './canny';
 import { rgbToLab } from './colour-lab';
@@ -7,16 +8,13 @@ import { gaussianBlur, luma, newRaster, planeToGray, type Raster } from './raste
 import { normalMap } from './texture-maps';
 
 /** The detection modalities classical image processing computes honestly; the rest need a model. */
-export const CLASSICAL_MODALITIES = [
-  'canny',
-  'grayscale',
-  'lineart_anime',
-  'sketch',
-  'scribble',
-  'normal',
-  'segmentation',
-] as const;
-export type ClassicalModality = (typeof CLASSICAL_MODALITIES)[number];
+export type ClassicalModality = {
+  [K in DetectModality]: (typeof DETECT_MODALITY_ENGINES)[K] extends 'image' ? K : never;
+}[DetectModality];
+/** The mode table's modalities for the image engine. */
+export const CLASSICAL_MODALITIES = DETECT_MODALITIES.filter(
+  (m): m is ClassicalModality => DETECT_MODALITY_ENGINES[m] === 'image',
+);
 
 /**
  * One detection map (ControlNet-style conditioning image) of the input:

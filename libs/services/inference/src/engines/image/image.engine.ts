@@ -1,6 +1,6 @@
-import type { Engine, EngineContext, EngineJob, EngineResult } from '../engine';
-import { EngineError } from '../engine';
-import { CLASSICAL_MODALITIES } from './detect';
+import { builtInEngineOf, MODE_ROUTES, type GenerationMode, type MODE_TABLE } from '@genasset/contracts';
+import type { Engine, EngineContext, EngineJob, EngineResult, ModeJob } from '../engine';
+import { EngineError, jobOf } from '../engine';
 import { runDetect } from './modes/detect.mode';
 import { runGenerativeFill } from './modes/generative-fill.mode';
 import { runPatch } from './modes/patch.mode';
@@ -13,9 +13,14 @@ import { runTexture } from './modes/texture.mode';
 import { runUpscale } from './modes/upscale.mode';
 import { trainColourModel, TRAINER_SETTINGS } from '../training/colour-trainer';
 
-type ModeRunner = (job: EngineJob, ctx: EngineContext) => Promise<EngineResult>;
+type ModeRunner<M extends GenerationMode> = (job: ModeJob<M>, ctx: EngineContext) => Promise<EngineResult>;
 
-const RUNNERS: Readonly<Record<string, ModeRunner>> = {
+/** The modes the mode table gives the image engine: each must have its runner (the compiler checks). */
+type ImageMode = {
+  [M in GenerationMode]: (typeof MODE_TABLE)[M]['engine'] extends 'image' ? M : never;
+}[GenerationMode];
+
+const RUNNERS: { readonly [M in ImageMode]: ModeRunner<M> } = {
   pixelate: runPixelate,
   upscale: runUpscale,
   'skybox-upscale-360': runUpscale,
@@ -29,10 +34,9 @@ const RUNNERS: Readonly<Record<string, ModeRunner>> = {
   'remove-background': runRemoveBackground,
 };
 
-/** Every route the image engine serves: its modes, and detect with a classical modality. */
+/** Every route the image engine serves: the mode table's image routes (detect with a classical modality). */
 export const IMAGE_ROUTES: readonly string[] = [
-  ...Object.keys(RUNNERS).filter((mode) => mode !== 'detect'),
-  ...CLASSICAL_MODALITIES.map((modality) => `detect:${modality}`),
+  ...MODE_ROUTES.filter((route) => builtInEngineOf(route) === 'image'),
   // The built-in trainer: learns a model's colour statistics (docs/models.md).
   'model-training',
 ];
@@ -53,8 +57,9 @@ export class ImageEngine implements Engine {
   run(job: EngineJob, ctx: EngineContext): Promise<EngineResult> {
     if (job.mode === 'model-training')
       return trainColourModel(job, ctx, { stepDelayMs: TRAINER_SETTINGS.stepDelayMs });
-    const runner = RUNNERS[job.mode];
-    if (!runner) throw new EngineError(`the image engine does not run ${job.mode}`);
-    return runner(job, ctx);
+    const mode = job.mode as ImageMode;
+    if (!Object.hasOwn(RUNNERS, mode)) throw new EngineError(`the image engine does not run ${job.mode}`);
+    // The runner of job.mode takes a job of that mode: one cast for all, as TypeScript cannot pair them itself.
+    return (RUNNERS[mode] as ModeRunner<ImageMode>)(jobOf(job, mode)!, ctx);
   }
 }

@@ -90,4 +90,13 @@ describe('image engine: pixelate', () => {
     await engine.run(job('pixelate', request), b);
     expect(a.files[0].bytes.equals(b.files[0].bytes)).toBe(true);
   });
+
+  // The request documents 16, 32, 64, 128 or 256 (the mode table); the engine used to take 1–4096.
+  it('holds a job that did not come through the route to the route’s grid sizes', async () => {
+    const ctx = fakeContext({ asset_in: await picture() });
+    await expect(
+      engine.run(job('pixelate', { image: 'asset_in', pixelGridSize: 12, removeNoise: false }), ctx),
+    ).rejects.toThrow('pixelGridSize must be one of 16, 32, 64, 128, 256');
+    expect(ctx.files).toEqual([]);
+  });
 });

@@ -9,7 +9,7 @@ import {
 import type { Engine, EngineContext, EngineJob, EngineResult, InputImage, StoredOutput } from '../engine';
 import { int, str } from '../image/params';
 import { sizeOf } from '../image/raster';
-import { outputAssetType, TEXT_MODES } from '../modes';
+import { isResultMode, outputAssetType } from '../modes';
 import { digest, previewPng, previewSvg } from './preview-image';
 import { describeImage, hashedEmbedding, previewPrompts } from './preview-text';
 
@@ -43,7 +43,7 @@ export class PreviewEngine implements Engine {
       seedOf(job.input.seed) ??
       digest({ mode: job.mode, modelId: job.modelId, request }).readUInt32BE(0) % 2147483647;
     const fingerprint = { mode: job.mode, modelId: job.modelId ?? null, request, seed };
-    if (TEXT_MODES.includes(job.mode))
+    if (isResultMode(job.mode))
       return { outputs: [], extra: { ...(await this.text(job, ctx, fingerprint)), engine: 'preview', seed } };
 
     const base = await this.baseImage(job, ctx);

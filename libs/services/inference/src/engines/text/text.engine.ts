@@ -1,3 +1,4 @@
+import { builtInEngineOf, MODE_ROUTES } from '@genasset/contracts';
 import {
   EngineError,
   throwIfAborted,
@@ -13,7 +14,7 @@ import { completedPrompts, contextualPrompts, structuredPrompts } from './prompt
 import { fnv1a, textEmbedding } from './text-embedding';
 
 /** Routes the text engine runs by default (translate needs a language model: http or preview). */
-export const TEXT_ROUTES: readonly string[] = ['caption', 'describe-style', 'embed', 'prompt'];
+export const TEXT_ROUTES: readonly string[] = MODE_ROUTES.filter((route) => builtInEngineOf(route) === 'text');
 
 /** describe-style and contextual prompts read at most this many reference images. */
 const MAX_REFERENCES = 8;

@@ -1,5 +1,5 @@
 import sharp from 'sharp';
-import { EngineError, type EngineContext, type EngineJob, type EngineResult } from '../../engine';
+import { EngineError, type EngineContext, type EngineResult, type ModeJob } from '../../engine';
 import { dilate } from '../detect';
 import { maskFromRaster, pullPushFill } from '../inpaint';
 import { int } from '../params';
@@ -11,7 +11,10 @@ import { mainImage, resizedPng } from './io';
  * anti-aliased edges) filled from its surroundings by pull-push inpainting; resized to
  * targetWidth × targetHeight when given.
  */
-export async function runGenerativeFill(job: EngineJob, ctx: EngineContext): Promise<EngineResult> {
+export async function runGenerativeFill(
+  job: ModeJob<'generative-fill'>,
+  ctx: EngineContext,
+): Promise<EngineResult> {
   const { input } = job;
   const { image, parent } = await mainImage(job, ctx);
   const maskField = input.mask !== undefined ? 'mask' : 'maskId';

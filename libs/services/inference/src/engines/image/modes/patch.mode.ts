@@ -1,5 +1,5 @@
 import sharp from 'sharp';
-import type { EngineContext, EngineJob, EngineResult } from '../../engine';
+import type { EngineContext, EngineResult, ModeJob } from '../../engine';
 import { bool, int, obj, str } from '../params';
 import { checkPixels, decode, newRaster, parseColour, type Raster } from '../raster';
 import { mainImage } from './io';
@@ -14,7 +14,7 @@ type Rgba = [number, number, number, number];
  * in backgroundColor, default white); otherwise the patch is clipped. jpeg
  * output is flattened onto backgroundColor.
  */
-export async function runPatch(job: EngineJob, ctx: EngineContext): Promise<EngineResult> {
+export async function runPatch(job: ModeJob<'patch'>, ctx: EngineContext): Promise<EngineResult> {
   const { input } = job;
   const { image, parent } = await mainImage(job, ctx);
   let base = await decode(image.bytes, image.field);

@@ -1,33 +1,39 @@
-import { EngineError, type EngineContext, type EngineJob, type EngineResult } from '../../engine';
+import { MODE_TABLE } from '@genasset/contracts';
+import { EngineError, type EngineContext, type EngineResult, type ModeJob } from '../../engine';
 import { pixelate } from '../pixelate';
-import { bool, int } from '../params';
+import { int } from '../params';
 import { decode } from '../raster';
 import { mainImage, writePng } from './io';
 
+const FIELDS = MODE_TABLE.pixelate.fields;
+
 /** pixelate → one `pixelization` asset, child of the input. */
-export async function runPixelate(job: EngineJob, ctx: EngineContext): Promise<EngineResult> {
+export async function runPixelate(job: ModeJob<'pixelate'>, ctx: EngineContext): Promise<EngineResult> {
   const { input } = job;
+  // The route's rule, from the mode table: a job that did not come through the route is held to it too.
+  const gridSize = input.pixelGridSize;
+  if (!(FIELDS.pixelGridSize.enum as readonly number[]).includes(gridSize))
+    throw new EngineError(`pixelGridSize must be one of ${FIELDS.pixelGridSize.enum.join(', ')}`);
   const { image, parent } = await mainImage(job, ctx);
   const palette = paletteOf(input.colorPalette);
-  const gridSize = int(input.pixelGridSize, 32, 1, 4096);
   const src = await decode(image.bytes, image.field);
   await ctx.progress(0.2);
   const result = await pixelate(src, {
     gridSize,
     palette,
-    paletteSize: int(input.colorPaletteSize, 16, 2, 256),
-    removeNoise: bool(input.removeNoise, false),
-    removeBackground: bool(input.removeBackground, false),
+    // No palette size given: 16 colours (the route documents none).
+    paletteSize: int(input.colorPaletteSize, 16, FIELDS.colorPaletteSize.min, FIELDS.colorPaletteSize.max),
+    removeNoise: input.removeNoise,
+    removeBackground: input.removeBackground ?? FIELDS.removeBackground.default,
   });
   await ctx.progress(0.8);
-  const output = await writePng(ctx, result.raster, 'pixelization', parent, {
+  const output = await writePng(ctx, result.raster, MODE_TABLE.pixelate.outputs[0], parent, {
     pixelGridSize: gridSize,
     cells: [result.cellsX, result.cellsY],
     palette: result.palette,
   });
   return { outputs: [output] };
 }
-
 function paletteOf(value: unknown): number[][] | undefined {
   if (value === undefined || value === null) return undefined;
   if (!Array.isArray(value) || value.length === 0) return undefined;

@@ -1,4 +1,4 @@
-import type { EngineContext, EngineJob, EngineResult } from '../../engine';
+import type { EngineContext, EngineResult, ModeJob } from '../../engine';
 import { int, num, str } from '../params';
 import { checkPixels, open, sizeOf } from '../raster';
 import { placement, reframe, type InputLocation } from '../reframe';
@@ -7,7 +7,7 @@ import { mainImage, writePng } from './io';
 const LOCATIONS = ['middle', 'left', 'right', 'top', 'bottom'];
 
 /** reframe → `reframe`: the image on a targetWidth × targetHeight canvas, the new area filled from context. */
-export async function runReframe(job: EngineJob, ctx: EngineContext): Promise<EngineResult> {
+export async function runReframe(job: ModeJob<'reframe'>, ctx: EngineContext): Promise<EngineResult> {
   const { input } = job;
   const { image, parent } = await mainImage(job, ctx);
   const source = await sizeOf(image.bytes, image.field);

@@ -1,5 +1,5 @@
 import sharp from 'sharp';
-import type { EngineContext, EngineJob, EngineResult } from '../../engine';
+import type { EngineContext, EngineResult, ModeJob } from '../../engine';
 import { detectBackground } from '../background';
 import { gaussianBlur, decode, parseColour } from '../raster';
 import { str } from '../params';
@@ -11,7 +11,10 @@ import { mainImage } from './io';
  * 1 px feathered edge; flattened onto backgroundColor when one is given (or
  * for jpeg output, onto white by default).
  */
-export async function runRemoveBackground(job: EngineJob, ctx: EngineContext): Promise<EngineResult> {
+export async function runRemoveBackground(
+  job: ModeJob<'remove-background'>,
+  ctx: EngineContext,
+): Promise<EngineResult> {
   const { input } = job;
   const { image, parent } = await mainImage(job, ctx);
   const src = await decode(image.bytes, image.field);

@@ -1,11 +1,11 @@
-import { EngineError, type EngineContext, type EngineJob, type EngineResult } from '../../engine';
+import { EngineError, type EngineContext, type EngineResult, type ModeJob } from '../../engine';
 import { num } from '../params';
 import { decode, open, type Raster } from '../raster';
 import { colourTransfer, labStats } from '../restyle';
 import { mainImage, writePng } from './io';
 
 /** restyle → `restyle`: Reinhard colour transfer from the style images (pooled Lab statistics), `styleFidelity` % of the way. */
-export async function runRestyle(job: EngineJob, ctx: EngineContext): Promise<EngineResult> {
+export async function runRestyle(job: ModeJob<'restyle'>, ctx: EngineContext): Promise<EngineResult> {
   const { input } = job;
   const refs = Array.isArray(input.styleImages) ? input.styleImages.slice(0, 16) : [];
   if (refs.length === 0) throw new EngineError('styleImages must name at least one image');

@@ -1,9 +1,9 @@
 import {
   EngineError,
   type EngineContext,
-  type EngineJob,
   type EngineResult,
   type StoredOutput,
+  type ModeJob,
 } from '../../engine';
 import { bool, int, str } from '../params';
 import { decode, newRaster } from '../raster';
@@ -15,7 +15,7 @@ import { mainImage, writePng } from './io';
  * default true) and/or a `segmentation-image` cut-out (resultImage; background at
  * backgroundOpacity). `text` needs a model: it is ignored (noted in the metadata).
  */
-export async function runSegment(job: EngineJob, ctx: EngineContext): Promise<EngineResult> {
+export async function runSegment(job: ModeJob<'segment'>, ctx: EngineContext): Promise<EngineResult> {
   const { input } = job;
   const wantMask = bool(input.resultMask, true);
   const wantImage = bool(input.resultImage, false);

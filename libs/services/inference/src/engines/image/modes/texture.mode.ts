@@ -1,4 +1,4 @@
-import type { EngineContext, EngineJob, EngineResult, StoredOutput } from '../../engine';
+import type { EngineContext, EngineResult, StoredOutput, ModeJob } from '../../engine';
 import { bool, num } from '../params';
 import { decode } from '../raster';
 import { TEXTURE_MAPS, textureMaps } from '../texture-maps';
@@ -8,11 +8,12 @@ import { mainImage, writePng } from './io';
  * texture → six maps (texture-height, -normal, -smoothness, -metallic, -edge, -ao),
  * each a child of the texture, which itself serves as the albedo (`output.albedoAssetId`).
  */
-export async function runTexture(job: EngineJob, ctx: EngineContext): Promise<EngineResult> {
+export async function runTexture(job: ModeJob<'texture'>, ctx: EngineContext): Promise<EngineResult> {
   const { input } = job;
   const { image, parent } = await mainImage(job, ctx, 'texture');
   const defaults = bool(input.defaultParameters, false);
-  const param = (name: string) => (defaults ? 0.5 : num(input[name], 0.5, 0, 1));
+  const param = (name: 'polished' | 'angular' | 'raised' | 'shiny') =>
+    defaults ? 0.5 : num(input[name], 0.5, 0, 1);
   const options = {
     polished: param('polished'),
     angular: param('angular'),

@@ -1,5 +1,6 @@
-import type { EngineContext, EngineJob, EngineResult } from '../../engine';
-import { int, num, str } from '../params';
+import { MODE_TABLE } from '@genasset/contracts';
+import type { EngineContext, EngineResult, ModeJob } from '../../engine';
+import { int, num } from '../params';
 import { sizeOf } from '../raster';
 import { lanczosUpscale, upscaleSize } from '../upscale';
 import { mainImage } from './io';
@@ -10,9 +11,16 @@ import { mainImage } from './io';
  * `detailsLevel` sharpens or softens).
  * skybox-upscale-360 → `upscale-skybox`, always wrapped horizontally.
  */
-export async function runUpscale(job: EngineJob, ctx: EngineContext): Promise<EngineResult> {
+export async function runUpscale(
+  job: ModeJob<'upscale'> | ModeJob<'skybox-upscale-360'>,
+  ctx: EngineContext,
+): Promise<EngineResult> {
   const { input } = job;
   const skybox = job.mode === 'skybox-upscale-360';
+  const imageType =
+    job.mode === 'skybox-upscale-360'
+      ? 'skybox'
+      : (job.input.imageType ?? MODE_TABLE.upscale.fields.imageType.default);
   const { image, parent } = await mainImage(job, ctx);
   const source = await sizeOf(image.bytes, image.field);
   const target = upscaleSize(
@@ -21,7 +29,6 @@ export async function runUpscale(job: EngineJob, ctx: EngineContext): Promise<En
     num(input.scalingFactor, 2, 1, skybox ? 8 : 16),
     int(input.targetWidth, 0, 0, 16000) || undefined,
   );
-  const imageType = skybox ? 'skybox' : (str(input.imageType) ?? 'seamfull');
   await ctx.progress(0.1);
   const bytes = await lanczosUpscale(image.bytes, {
     width: target.width,
