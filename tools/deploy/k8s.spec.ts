@@ -16,8 +16,14 @@ import {
   type Container,
   type K8sObject,
 } from './support/kustomize';
-import { normalizeUri } from './support/nginx';
-import { CALLBACK_SERVICES, DOCS_ROUTES, HTTP_SERVICES, PRIVATE_PATHS, PUBLIC_ROUTES } from './support/routes';
+import {
+  CALLBACK_SERVICES,
+  DOCS_ROUTES,
+  HTTP_SERVICES,
+  normalizeUri,
+  PRIVATE_PATHS,
+  PUBLIC_ROUTES,
+} from './support/routes';
 import { knownEnvironmentVariables, REPO_ROOT, schemaNames, SERVICE_SCHEMAS } from './support/workspace';
 
 const K8S = join(REPO_ROOT, 'deploy/k8s');

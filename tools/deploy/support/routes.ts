@@ -80,3 +80,25 @@ export const PRIVATE_PATHS = [
   '/v1/assets/%2e%2e/%2e%2e/internal/v1/jobs',
   '//admin/v1/teams',
 ];
+
+/**
+ * The URI normalisation a gateway applies before matching routes (percent-decoding, merged slashes,
+ * dot segments; as nginx and Envoy's `normalize_path` do); undefined for a URI it refuses (400).
+ */
+export function normalizeUri(raw: string): string | undefined {
+  let path = raw.split('?')[0];
+  try {
+    path = decodeURIComponent(path);
+  } catch {
+    return undefined;
+  }
+  const out: string[] = [];
+  for (const segment of path.split('/').slice(1)) {
+    if (segment === '' || segment === '.') continue;
+    if (segment === '..') {
+      if (out.length === 0) return undefined;
+      out.pop();
+    } else out.push(segment);
+  }
+  return `/${out.join('/')}${path.endsWith('/') && out.length > 0 ? '/' : ''}`;
+}
