@@ -23,7 +23,9 @@ const shipped = readFileSync(COMPOSE_NGINX_CONF, 'utf8');
 const nginx = findNginx();
 // `npm test` installs nginx (scripts/lib/install.mjs); elsewhere say why this is skipped, but never in CI.
 if (!nginx && !process.env.CI)
-  console.warn('tools/deploy/gateway.spec.ts skipped: nginx is not installed (Debian: apt-get install nginx)');
+  console.warn(
+    'tools/deploy/gateway.spec.ts skipped: nginx is not installed (Debian: apt-get install nginx)',
+  );
 const describeWithNginx = nginx || process.env.CI ? describe : describe.skip;
 
 /** `upstream <name> { server <host>:<port> resolve; }` → host:port, as shipped. */
@@ -106,7 +108,8 @@ describeWithNginx('compose gateway (deploy/compose/nginx.conf under nginx)', () 
   }
 
   beforeAll(async () => {
-    if (!nginx) throw new Error('CI must run the gateway check: nginx is not installed (apt-get install nginx)');
+    if (!nginx)
+      throw new Error('CI must run the gateway check: nginx is not installed (apt-get install nginx)');
     for (const [upstream, host] of hosts) {
       const service = host.replace(/:8080$/, '');
       const stub = createServer((req, res) => {
@@ -135,7 +138,10 @@ describeWithNginx('compose gateway (deploy/compose/nginx.conf under nginx)', () 
   it('upstreams are the compose services on their HTTP port, resolved by Docker DNS', () => {
     expect(hosts.size).toBeGreaterThan(0);
     for (const [name, host] of hosts)
-      expect([name, host]).toEqual([name, expect.stringMatching(new RegExp(`^(${services.join('|')}):8080$`))]);
+      expect([name, host]).toEqual([
+        name,
+        expect.stringMatching(new RegExp(`^(${services.join('|')}):8080$`)),
+      ]);
     // Every upstream block names its server with `resolve` (what upstreamHosts reads).
     expect(hosts.size).toBe([...shipped.matchAll(/upstream \w+ \{/g)].length);
   });
@@ -184,7 +190,10 @@ describeWithNginx('compose gateway (deploy/compose/nginx.conf under nginx)', () 
 
   it('the check catches a gateway that leaks private routes or misroutes public ones', async () => {
     const broken = shipped
-      .replace(/(location \^~ \/admin\/ \{\n)\s*return 404[^\n]*\n/, '$1      proxy_pass http://job_service;\n')
+      .replace(
+        /(location \^~ \/admin\/ \{\n)\s*return 404[^\n]*\n/,
+        '$1      proxy_pass http://job_service;\n',
+      )
       .replace('location ~ ^/v1/teams/[^/]+/(usage|credit-alerts)(/|$) {', 'location ~ ^/v1/teams/ {');
     expect(broken).not.toBe(shipped);
     const problems = await routingProblems(await start(broken));
