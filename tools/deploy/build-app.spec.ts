@@ -17,7 +17,7 @@ import {
   type AppTrace,
   type CompiledFile,
 } from './build-app';
-import { workspaceApps } from './dockerfiles';
+import { workspaceApps } from './images';
 
 const cache = new Map<string, CompiledFile>();
 const traces = new Map<string, AppTrace>();
@@ -99,7 +99,8 @@ describe('build-app', () => {
       symlinkSync(join(REPO_ROOT, 'node_modules'), join(out, 'node_modules'));
       const run = spawnSync(
         process.execPath,
-        [join(out, 'dist/apps/cli/src/main.js'), 'topics', 'list', '--json'],
+        // `node .` as the image runs it: package.json's main is the app's entry point.
+        ['.', 'topics', 'list', '--json'],
         {
           cwd: out,
           encoding: 'utf8',

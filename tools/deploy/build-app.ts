@@ -19,8 +19,12 @@
  * production dependencies), copied from pnpm's store layout with its relative
  * symlinks. Dev tools that a dependency merely peers with (the Prisma CLI and
  * TypeScript for @prisma/client) stay out.
+ *
+ * Apps that serve the web console (IMAGES in images.ts) also get its Vite build in
+ * `<outDir>/dist/apps/console/dist`, where main.js finds it (../../console/dist from dist/apps/<app>/src).
  */
 import { transformSync, type Options } from '@swc/core';
+import { spawnSync } from 'node:child_process';
 import {
   copyFileSync,
   cpSync,
@@ -37,6 +41,7 @@ import {
 } from 'node:fs';
 import { builtinModules } from 'node:module';
 import { basename, dirname, join, relative, resolve, sep } from 'node:path';
+import { IMAGES } from './images';
 
 export const REPO_ROOT = resolve(__dirname, '../..');
 
@@ -424,6 +429,16 @@ function main(argv: string[]): void {
   }
   const written = writeBuild(trace, resolve(outDir));
   const installed = writeNodeModules(trace.packages.keys(), resolve(outDir));
+  if (IMAGES[app]?.console) {
+    const vite = join(REPO_ROOT, 'node_modules/.bin/vite');
+    const consoleOut = join(resolve(outDir), 'dist/apps/console/dist');
+    const args = ['build', 'apps/console', '--outDir', consoleOut, '--emptyOutDir', '--logLevel', 'warn'];
+    const build = spawnSync(vite, args, { cwd: REPO_ROOT, stdio: 'inherit' });
+    if (build.status !== 0) {
+      console.error(`${app}: the web console's build failed (vite ${args.join(' ')})`);
+      process.exit(1);
+    }
+  }
   console.log(
     `${app}: ${written.files} compiled files, ${written.assets} runtime assets; ` +
       `requires ${trace.packages.size} npm packages, ${installed} with their production dependencies → ${resolve(outDir)}`,

@@ -6,12 +6,12 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse } from 'yaml';
-import { workspaceApps } from './dockerfiles';
+import { IMAGES, workspaceApps } from './images';
 import { knownEnvironmentVariables, REPO_ROOT, schemaNames, SERVICE_SCHEMAS } from './support/workspace';
 
 interface ComposeService {
   image?: string;
-  build?: { context: string; dockerfile: string };
+  build?: { context: string; dockerfile: string; target?: string; args?: Record<string, string> };
   command?: string[];
   environment?: Record<string, string | number | boolean | null>;
   depends_on?: Record<string, { condition: string }>;
@@ -63,6 +63,14 @@ describe('compose stack', () => {
     // The operator cli is there for `docker compose run`, not for `up`.
     expect(services.cli.profiles).toEqual(['tools']);
     expect(services.cli.environment?.GENASSET_URL).toBe('http://gateway:8081');
+    // The jobs run the cli image, built from the one Dockerfile's cli target.
+    expect(services.cli.build).toMatchObject({
+      dockerfile: 'docker/Dockerfile',
+      target: IMAGES.cli.target,
+      args: { APP: 'cli' },
+    });
+    for (const [name, job] of jobs.filter(([, s]) => s.build))
+      expect([name, job.build]).toEqual([name, services.cli.build]);
   });
 
   it('every service has an image or a build of a Dockerfile that exists', () => {
@@ -131,7 +139,11 @@ describe('compose stack', () => {
       expect(service.depends_on?.topics?.condition).toBe('service_completed_successfully');
       expect(service.depends_on?.['minio-bucket']?.condition).toBe('service_completed_successfully');
       expect(service.healthcheck?.test.join(' ')).toContain('/readyz');
-      expect(service.build?.dockerfile).toBe(`docker/${app}.Dockerfile`);
+      expect(service.build).toMatchObject({
+        dockerfile: 'docker/Dockerfile',
+        target: 'service',
+        args: { APP: app },
+      });
       expect(service.ports ?? []).toEqual([]);
       expect(service.read_only).toBe(true);
       expect(service.stop_grace_period).toBe('30s');

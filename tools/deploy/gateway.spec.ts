@@ -17,7 +17,7 @@ import {
   type Gateway,
 } from '../../apps/platform/test/distributed/support/gateway';
 import { DOCS_ROUTES, PRIVATE_PATHS, PUBLIC_ROUTES } from './support/routes';
-import { workspaceApps } from './dockerfiles';
+import { workspaceApps } from './images';
 
 const shipped = readFileSync(COMPOSE_NGINX_CONF, 'utf8');
 const nginx = findNginx();

@@ -9,7 +9,7 @@ import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse } from 'yaml';
-import { workspaceApps } from './dockerfiles';
+import { workspaceApps } from './images';
 import {
   containersOf,
   readYamlDocuments,
