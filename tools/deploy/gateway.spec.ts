@@ -6,10 +6,10 @@
  * every location stays as shipped.
  */
 import { createServer, request, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { freePort } from '@genasset/testing';
 import {
   COMPOSE_NGINX_CONF,
   findNginx,
@@ -121,8 +121,8 @@ describeWithNginx('compose gateway (deploy/compose/nginx.conf under nginx)', () 
           res.end(JSON.stringify({ path: req.url, bytes }));
         });
       });
-      const port = await freePort();
-      await new Promise<void>((r) => stub.listen(port, '127.0.0.1', r));
+      await new Promise<void>((r) => stub.listen(0, '127.0.0.1', r));
+      const { port } = stub.address() as AddressInfo;
       stubs.push(stub);
       ports[upstream] = [port];
     }
