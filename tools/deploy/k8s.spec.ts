@@ -155,26 +155,36 @@ describe('kubernetes manifests', () => {
     ).toEqual(services);
   });
 
-  it("no service's own manifest sets a field components/service sets (its `add` would silently replace it)", () => {
-    const component = join(K8S, 'components/service');
-    const { patches } = parse(readFileSync(join(component, 'kustomization.yaml'), 'utf8')) as {
-      patches: { path: string; target: { kind: string } }[];
+  it("no manifest in base sets a field one of its components sets (the component's `add` would silently replace it)", () => {
+    const base = join(K8S, 'base');
+    const kustomization = parse(readFileSync(join(base, 'kustomization.yaml'), 'utf8')) as {
+      resources: string[];
+      components: string[];
     };
+    const objects = kustomization.resources.flatMap((file) => readYamlDocuments(join(base, file)));
     const pointer = (o: unknown, path: string) =>
       path
         .split('/')
         .slice(1)
         .reduce<unknown>((v, key) => (v as Record<string, unknown> | undefined)?.[key], o);
     const overlaps: string[] = [];
-    for (const service of services) {
-      for (const o of readYamlDocuments(join(K8S, 'base', `${service}.yaml`))) {
-        const patch = patches.find((p) => p.target.kind === o.kind);
-        expect([service, o.kind, Boolean(patch)]).toEqual([service, o.kind, true]);
-        const operations = parse(readFileSync(join(component, patch!.path), 'utf8')) as { path: string }[];
-        for (const { path } of operations)
-          if (pointer(o, path) !== undefined) overlaps.push(`${service}.yaml ${o.kind} ${path}`);
+    let checked = 0;
+    for (const component of kustomization.components) {
+      const dir = join(base, component);
+      const { patches } = parse(readFileSync(join(dir, 'kustomization.yaml'), 'utf8')) as {
+        patches: { path: string; target: { kind: string } }[];
+      };
+      for (const patch of patches) {
+        const operations = parse(readFileSync(join(dir, patch.path), 'utf8')) as { path: string }[];
+        for (const o of objects.filter((x) => x.kind === patch.target.kind)) {
+          checked++;
+          // An index (or `-`) at the end inserts into a list; anything else replaces what is there.
+          for (const { path } of operations.filter((op) => !/\/(\d+|-)$/.test(op.path)))
+            if (pointer(o, path) !== undefined) overlaps.push(`${o.kind}/${o.metadata.name} ${path}`);
+        }
       }
     }
+    expect(checked).toBeGreaterThanOrEqual(services.length * 4 + 8);
     expect(overlaps).toEqual([]);
   });
 
