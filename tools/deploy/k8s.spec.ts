@@ -17,14 +17,7 @@ import {
   type Container,
   type K8sObject,
 } from './support/kustomize';
-import {
-  CALLBACK_SERVICES,
-  DOCS_ROUTES,
-  HTTP_SERVICES,
-  normalizeUri,
-  PRIVATE_PATHS,
-  PUBLIC_ROUTES,
-} from './support/routes';
+import { CALLBACK_SERVICES, HTTP_SERVICES, routeProblems, type HttpRouteSpec } from './support/routes';
 import { knownEnvironmentVariables, REPO_ROOT, schemaNames, SERVICE_SCHEMAS } from './support/workspace';
 
 const K8S = join(REPO_ROOT, 'deploy/k8s');
@@ -49,66 +42,6 @@ function schemaErrors(objects: unknown[]): { ref: string; errors: string[] }[] {
   });
   if (run.status !== 0) throw new Error(`schema check failed: ${run.stderr || run.error}`);
   return (JSON.parse(run.stdout) as { results: { ref: string; errors: string[] }[] }).results;
-}
-
-interface HttpRouteSpec {
-  parentRefs: { name: string }[];
-  rules: {
-    matches: { path: { type: string; value: string } }[];
-    filters?: {
-      type: string;
-      urlRewrite?: { path: { type: string; replacePrefixMatch?: string; replaceFullPath?: string } };
-    }[];
-    backendRefs: { name: string; port: number }[];
-  }[];
-}
-
-/** Every (route, rule) of `routes` matching `rawPath`, with the path its backend receives. */
-function routeMatches(routes: K8sObject[], rawPath: string): { backend: string; path: string }[] {
-  const path = normalizeUri(rawPath);
-  if (path === undefined) return [];
-  const found: { backend: string; path: string }[] = [];
-  for (const route of routes) {
-    for (const rule of spec<HttpRouteSpec>(route).rules) {
-      const match = rule.matches.find(({ path: m }) =>
-        m.type === 'Exact'
-          ? path === m.value
-          : m.type === 'PathPrefix'
-            ? path === m.value || path.startsWith(`${m.value.replace(/\/$/, '')}/`)
-            : m.type === 'RegularExpression' && new RegExp(`^(?:${m.value})$`).test(path),
-      );
-      if (!match) continue;
-      let upstreamPath = path;
-      for (const filter of rule.filters ?? []) {
-        const rewrite = filter.urlRewrite?.path;
-        if (rewrite?.type === 'ReplacePrefixMatch')
-          upstreamPath = `${rewrite.replacePrefixMatch}${path.slice(match.path.value.length)}`;
-        if (rewrite?.type === 'ReplaceFullPath') upstreamPath = rewrite.replaceFullPath!;
-      }
-      for (const backend of rule.backendRefs)
-        found.push({ backend: `${backend.name}:${backend.port}`, path: upstreamPath });
-    }
-  }
-  return found;
-}
-
-function routeProblems(routes: K8sObject[]): string[] {
-  const problems: string[] = [];
-  for (const [path, owner] of PUBLIC_ROUTES) {
-    const m = routeMatches(routes, path);
-    if (m.length !== 1 || m[0].backend !== `${owner}:8080` || m[0].path !== path)
-      problems.push(`${path} → ${JSON.stringify(m)} (expected ${owner})`);
-  }
-  for (const [path, owner, upstreamPath] of DOCS_ROUTES) {
-    const m = routeMatches(routes, path);
-    if (m.length !== 1 || m[0].backend !== `${owner}:8080` || m[0].path !== upstreamPath)
-      problems.push(`${path} → ${JSON.stringify(m)} (expected ${owner}${upstreamPath})`);
-  }
-  for (const path of PRIVATE_PATHS) {
-    const m = routeMatches(routes, path);
-    if (m.length > 0) problems.push(`${path} must not be public, but reaches ${JSON.stringify(m)}`);
-  }
-  return problems;
 }
 
 interface PodTemplate {
