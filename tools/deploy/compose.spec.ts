@@ -1,19 +1,17 @@
 /**
  * deploy/compose, checked statically (no Docker engine here): the services,
- * their build and dependency graph, one-shot jobs, health checks, the
- * environment each app gets, and the nginx gateway's routing.
+ * their build and dependency graph, one-shot jobs, health checks and the
+ * environment each app gets. The gateway's routing runs under nginx itself: gateway.spec.ts.
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse } from 'yaml';
-import { workspaceApps } from './dockerfiles';
-import { find, matchLocation, parseNginx, serversOn, upstreams, type Directive } from './support/nginx';
-import { DOCS_ROUTES, PRIVATE_PATHS, PUBLIC_ROUTES } from './support/routes';
+import { IMAGES, workspaceApps } from './images';
 import { knownEnvironmentVariables, REPO_ROOT, schemaNames, SERVICE_SCHEMAS } from './support/workspace';
 
 interface ComposeService {
   image?: string;
-  build?: { context: string; dockerfile: string };
+  build?: { context: string; dockerfile: string; target?: string; args?: Record<string, string> };
   command?: string[];
   environment?: Record<string, string | number | boolean | null>;
   depends_on?: Record<string, { condition: string }>;
@@ -54,44 +52,6 @@ const compose = interpolate(raw);
 const services = compose.services;
 const apps = workspaceApps().filter((a) => a !== 'platform' && a !== 'cli');
 const jobs = Object.entries(services).filter(([, s]) => s.restart === 'no' && !s.profiles);
-const nginx = parseNginx(readFileSync(join(dir, 'nginx.conf'), 'utf8'));
-
-/** What the public side of `config` does wrong; empty when it routes exactly as DESIGN §1 says. */
-function gatewayProblems(config: Directive[]): string[] {
-  const problems: string[] = [];
-  const [server] = serversOn(config, 8080);
-  if (!server) return ['no server listens on 8080'];
-  const hosts = upstreams(config);
-  const serviceOf = (upstream?: string) => hosts.get(upstream ?? '')?.map((h) => h.replace(/:8080$/, ''));
-  for (const [path, owner] of PUBLIC_ROUTES) {
-    const m = matchLocation(server, path);
-    const target = serviceOf(m?.upstream);
-    if (!target || target.join() !== owner || m?.upstreamUri !== path)
-      problems.push(`${path} → ${target ?? m?.returns ?? 'nothing'} (expected ${owner})`);
-  }
-  for (const [path, owner, upstreamPath] of DOCS_ROUTES) {
-    const m = matchLocation(server, path);
-    if (serviceOf(m?.upstream)?.join() !== owner || m?.upstreamUri !== upstreamPath)
-      problems.push(
-        `${path} → ${serviceOf(m?.upstream)}${m?.upstreamUri} (expected ${owner}${upstreamPath})`,
-      );
-  }
-  for (const path of PRIVATE_PATHS) {
-    const m = matchLocation(server, path);
-    if (m?.upstream)
-      problems.push(`${path} must not be public, but reaches ${serviceOf(m.upstream)}${m.upstreamUri}`);
-  }
-  // Belt and braces: no public location names a private prefix and proxies.
-  for (const location of find(server.block, 'location')) {
-    if (
-      /\/(admin|internal)\b/.test(location.args.join(' ')) &&
-      find(location.block, 'proxy_pass').length > 0
-    ) {
-      problems.push(`public location ${location.args.join(' ')} proxies a private prefix`);
-    }
-  }
-  return problems;
-}
 
 describe('compose stack', () => {
   it('runs every service app, the infrastructure, the jobs and a gateway', () => {
@@ -103,6 +63,14 @@ describe('compose stack', () => {
     // The operator cli is there for `docker compose run`, not for `up`.
     expect(services.cli.profiles).toEqual(['tools']);
     expect(services.cli.environment?.GENASSET_URL).toBe('http://gateway:8081');
+    // The jobs run the cli image, built from the one Dockerfile's cli target.
+    expect(services.cli.build).toMatchObject({
+      dockerfile: 'docker/Dockerfile',
+      target: IMAGES.cli.target,
+      args: { APP: 'cli' },
+    });
+    for (const [name, job] of jobs.filter(([, s]) => s.build))
+      expect([name, job.build]).toEqual([name, services.cli.build]);
   });
 
   it('every service has an image or a build of a Dockerfile that exists', () => {
@@ -171,7 +139,11 @@ describe('compose stack', () => {
       expect(service.depends_on?.topics?.condition).toBe('service_completed_successfully');
       expect(service.depends_on?.['minio-bucket']?.condition).toBe('service_completed_successfully');
       expect(service.healthcheck?.test.join(' ')).toContain('/readyz');
-      expect(service.build?.dockerfile).toBe(`docker/${app}.Dockerfile`);
+      expect(service.build).toMatchObject({
+        dockerfile: 'docker/Dockerfile',
+        target: 'service',
+        args: { APP: app },
+      });
       expect(service.ports ?? []).toEqual([]);
       expect(service.read_only).toBe(true);
       expect(service.stop_grace_period).toBe('30s');
@@ -209,75 +181,5 @@ describe('compose stack', () => {
       '8080:8080',
       '127.0.0.1:9091:8081',
     ]);
-  });
-});
-
-describe('compose gateway (nginx.conf)', () => {
-  it('upstreams are the compose services on their HTTP port', () => {
-    for (const [name, hosts] of upstreams(nginx)) {
-      for (const host of hosts)
-        expect([name, host]).toEqual([name, expect.stringMatching(new RegExp(`^(${apps.join('|')}):8080$`))]);
-    }
-  });
-
-  it('routes each public path to its owner, docs per service, and nothing private', () => {
-    expect(gatewayProblems(nginx)).toEqual([]);
-  });
-
-  it('answers private paths with 404 itself', () => {
-    const [server] = serversOn(nginx, 8080);
-    for (const path of PRIVATE_PATHS.filter((p) => !p.includes('..') && !p.startsWith('//')))
-      expect([path, matchLocation(server, path)?.returns]).toEqual([path, 404]);
-  });
-
-  it('accepts 64 MiB bodies on generate and upload routes only', () => {
-    const [server] = serversOn(nginx, 8080);
-    const limit = (path: string) =>
-      find(matchLocation(server, path)?.location.block, 'client_max_body_size')[0]?.args[0] ??
-      find(find(nginx, 'http')[0].block, 'client_max_body_size')[0].args[0];
-    for (const path of [
-      '/v1/generate/img2img',
-      '/v1/assets',
-      '/v1/uploads',
-      '/v1/models/model_01J/training-images',
-      '/v1/search/assets',
-    ])
-      expect([path, limit(path)]).toEqual([path, '64m']);
-    for (const path of ['/v1/collections', '/v1/jobs', '/v1/me'])
-      expect([path, limit(path)]).toEqual([path, '1m']);
-  });
-
-  it('the operator side serves /admin on job-service and nothing else', () => {
-    const [admin] = serversOn(nginx, 8081);
-    const hosts = upstreams(nginx);
-    const m = matchLocation(admin, '/admin/v1/teams');
-    expect(hosts.get(m?.upstream ?? '')).toEqual(['job-service:8080']);
-    for (const path of ['/v1/assets', '/internal/v1/jobs', '/v1/jobs'])
-      expect(matchLocation(admin, path)?.upstream).toBeUndefined();
-  });
-
-  it('the check catches a gateway that leaks private routes or misroutes public ones', () => {
-    const text = readFileSync(join(dir, 'nginx.conf'), 'utf8');
-    const leak = text.replace(
-      '    location ^~ /admin/ {\n      return 404',
-      '    location ^~ /admin/ {\n      proxy_pass http://job_service;\n      return 404',
-    );
-    expect(gatewayProblems(parseNginx(leak))).toEqual(
-      expect.arrayContaining([expect.stringContaining('/admin/v1/teams must not be public')]),
-    );
-    const internal = text.replace(
-      'location ~ ^/v1/collections(/|$) {',
-      'location ~ ^/internal/v1/jobs {\n      proxy_pass http://job_service;\n    }\n    location ~ ^/v1/collections(/|$) {',
-    );
-    expect(gatewayProblems(parseNginx(internal))).toEqual(
-      expect.arrayContaining([expect.stringContaining('proxies a private prefix')]),
-    );
-    const misrouted = text.replace(
-      'location ~ ^/v1/teams/[^/]+/(usage|credit-alerts)(/|$) {',
-      'location ~ ^/v1/teams/ {',
-    );
-    expect(gatewayProblems(parseNginx(misrouted))).toEqual(
-      expect.arrayContaining([expect.stringContaining('/v1/teams/team_01J/webhook-endpoints → job-service')]),
-    );
   });
 });

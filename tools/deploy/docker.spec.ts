@@ -1,24 +1,26 @@
 /**
  * Static checks of the images (no Docker engine here, and hadolint is not
- * packaged for Debian 12): one Dockerfile per app rendered from the shared
- * template, multi-stage on node:24-slim, frozen installs, a non-root numeric
- * user, a health check, exec-form commands, and a .dockerignore that keeps
+ * packaged for Debian 12): one docker/Dockerfile for every app (ARG APP, a
+ * final stage per kind), multi-stage on node:24-slim, frozen installs, a
+ * non-root numeric user, a health check, exec-form commands, every app built
+ * by docker-bake.hcl with its APP and target, and a .dockerignore that keeps
  * local state out without hiding anything the build copies.
  */
 import ignore from '@balena/dockerignore';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { dockerfilePath, IMAGES, renderDockerfile, REPO_ROOT, workspaceApps } from './dockerfiles';
-import { copySources, parseDockerfile, type Instruction } from './support/dockerfile';
+import { DOCKERFILE, IMAGES, REPO_ROOT, workspaceApps, type ImageTarget } from './images';
+import { copySources, imageStages, parseDockerfile, type Instruction } from './support/dockerfile';
 
 const apps = workspaceApps();
+const dockerfile = readFileSync(DOCKERFILE, 'utf8');
 const dockerignore = ignore().add(readFileSync(join(REPO_ROOT, '.dockerignore'), 'utf8'));
+const targets = [...new Set(Object.values(IMAGES).map((i) => i.target))].sort();
 
-/** Problems of one Dockerfile; an empty list means it passes. */
-function lintDockerfile(app: string, text: string): string[] {
+/** Problems of the image `text` builds with `--target <target>`; an empty list means it passes. */
+function lintDockerfile(target: ImageTarget, text: string): string[] {
   const problems: string[] = [];
   const { globalArgs, stages } = parseDockerfile(text);
-  const kind = IMAGES[app]?.kind;
   if (!text.startsWith('# syntax=docker/dockerfile:1'))
     problems.push('first line must pin the Dockerfile syntax (# syntax=docker/dockerfile:1.x)');
 
@@ -36,10 +38,14 @@ function lintDockerfile(app: string, text: string): string[] {
     else names.add(stage.name);
   }
   if (stages.length < 3) problems.push('expected a multi-stage build (deps, build, runtime)');
-  const runtime = stages[stages.length - 1];
-  if (runtime?.name !== 'runtime') problems.push('the last stage must be "runtime"');
-  if (runtime && runtime.from !== '${NODE_IMAGE}')
-    problems.push('the runtime stage must start from node:24-slim itself, not from a build stage');
+  let image: ReturnType<typeof imageStages> = [];
+  try {
+    image = imageStages(stages, target);
+  } catch {
+    problems.push(`no stage named ${target}`);
+  }
+  if (image[0] && image[0].from !== '${NODE_IMAGE}')
+    problems.push(`the ${target} image must start from node:24-slim itself, not from a build stage`);
 
   const all = stages.flatMap((s) => s.instructions.map((i) => ({ stage: s.name, ...i })));
   for (const i of all) {
@@ -54,14 +60,16 @@ function lintDockerfile(app: string, text: string): string[] {
   const build = all.find((i) => i.keyword === 'RUN' && i.args.includes('tools/deploy/build-app.ts'));
   if (!build) problems.push('the build stage must run tools/deploy/build-app.ts');
   else {
-    if (!new RegExp(`build-app\\.ts ${app} /out\\b`).test(build.args))
-      problems.push(`build-app.ts must build "${app}"`);
+    if (!build.args.includes('build-app.ts "${APP}" /out')) problems.push('build-app.ts must build "${APP}"');
     if (!build.args.includes('scripts/prisma-generate.mjs'))
       problems.push('the build stage must generate the Prisma clients');
+    const stage = stages.find((s) => s.name === build.stage);
+    if (!stage?.instructions.some((i) => i.keyword === 'ARG' && i.args === 'APP' && i.line < build.line))
+      problems.push('the build stage must declare ARG APP before it builds');
   }
 
-  const own = (keyword: string): Instruction[] =>
-    runtime?.instructions.filter((i) => i.keyword === keyword) ?? [];
+  const imageInstructions = image.flatMap((s) => s.instructions);
+  const own = (keyword: string): Instruction[] => imageInstructions.filter((i) => i.keyword === keyword);
   for (const copy of own('COPY')) {
     const from = copySources(copy)
       .flags.find((f) => f.startsWith('--from='))
@@ -83,7 +91,7 @@ function lintDockerfile(app: string, text: string): string[] {
     .join(' ');
   if (!/\bNODE_ENV=production\b/.test(env)) problems.push('the runtime stage must set NODE_ENV=production');
   const health = own('HEALTHCHECK').pop();
-  if (kind === 'cli') {
+  if (target === 'cli') {
     if (health?.args !== 'NONE') problems.push('the cli image runs jobs: HEALTHCHECK NONE');
     if (!own('ENTRYPOINT').length) problems.push('the cli image needs an ENTRYPOINT');
   } else {
@@ -99,8 +107,19 @@ function lintDockerfile(app: string, text: string): string[] {
       problems.push(`line ${c.line}: ${c.keyword} must be exec form (JSON array) so the app gets SIGTERM`);
     }
   }
-  if (!cmd.some((c) => c.args.includes(`dist/apps/${app}/src/main.js`)))
-    problems.push(`the image must run dist/apps/${app}/src/main.js`);
+  // `node .` runs package.json's "main", which build-app.ts writes for the app APP names.
+  const entry = own('ENTRYPOINT').pop() ?? own('CMD').pop();
+  if (entry?.args !== '["node", "."]')
+    problems.push(`the ${target} image must run ["node", "."] (package.json main)`);
+  if (!own('COPY').some((c) => c.args === '--from=build /out/package.json ./package.json'))
+    problems.push('the image must carry /out/package.json, whose main `node .` runs');
+  if (target === 'platform') {
+    if (!/\bDATA_DIR=\/data\b/.test(env)) problems.push('platform keeps its state in DATA_DIR=/data');
+    if (!own('VOLUME').some((v) => v.args === '["/data"]'))
+      problems.push('platform declares VOLUME ["/data"]');
+    if (!own('COPY').some((c) => /--chown=1000:1000 \S+ \/data$/.test(c.args)))
+      problems.push('/data must belong to uid 1000 (COPY --chown=1000:1000 … /data)');
+  }
 
   // Everything copied from the context exists and survives .dockerignore.
   for (const copy of all.filter((i) => i.keyword === 'COPY')) {
@@ -118,69 +137,89 @@ function lintDockerfile(app: string, text: string): string[] {
 }
 
 describe('docker images', () => {
-  it('has one image spec and one Dockerfile per app', () => {
+  it('every app has an image spec, and every spec an app', () => {
     expect(Object.keys(IMAGES).sort()).toEqual(apps);
-    for (const app of apps) expect(existsSync(dockerfilePath(app))).toBe(true);
   });
 
-  it.each(apps)('docker/%s.Dockerfile is the rendering of docker/Dockerfile.template', (app) => {
-    // Regenerate with: node -r @swc-node/register tools/deploy/dockerfiles.ts
-    expect(readFileSync(dockerfilePath(app), 'utf8')).toBe(renderDockerfile(app));
-  });
-
-  it.each(apps)('docker/%s.Dockerfile passes the lint', (app) => {
-    expect(lintDockerfile(app, readFileSync(dockerfilePath(app), 'utf8'))).toEqual([]);
+  it.each(targets)('docker/Dockerfile --target %s passes the lint', (target) => {
+    expect(lintDockerfile(target, dockerfile)).toEqual([]);
   });
 
   it('the lint rejects what it should', () => {
-    const good = renderDockerfile('job-service');
-    const lint = (text: string) => lintDockerfile('job-service', text);
-    expect(lint(good.replace('ARG NODE_IMAGE=node:24-slim', 'ARG NODE_IMAGE=node:24'))).toContainEqual(
+    const lint = (text: string, target: ImageTarget = 'service') => lintDockerfile(target, text);
+    expect(lint(dockerfile.replace('ARG NODE_IMAGE=node:24-slim', 'ARG NODE_IMAGE=node:24'))).toContainEqual(
       expect.stringContaining('node:24-slim'),
     );
-    expect(lint(good.replace('USER 1000:1000', 'USER node'))).toContainEqual(
+    expect(lint(dockerfile.replace('USER 1000:1000', 'USER node'))).toContainEqual(
       expect.stringContaining('numeric non-root'),
     );
-    expect(lint(good.replace('USER 1000:1000', 'USER 0'))).toContainEqual(
+    expect(lint(dockerfile.replace('USER 1000:1000', 'USER 0'))).toContainEqual(
       expect.stringContaining('numeric non-root'),
     );
-    expect(lint(good.replace(/HEALTHCHECK[^\n]*\\\n[^\n]*\n/, ''))).toContainEqual(
+    expect(lint(dockerfile.replace(/HEALTHCHECK --interval[^\n]*\\\n[^\n]*\n/, ''))).toContainEqual(
       expect.stringContaining('HEALTHCHECK'),
     );
-    expect(
-      lint(
-        good.replace(
-          'CMD ["node", "dist/apps/job-service/src/main.js"]',
-          'CMD node dist/apps/job-service/src/main.js',
-        ),
-      ),
-    ).toContainEqual(expect.stringContaining('exec form'));
-    expect(lint(good.replace('install --frozen-lockfile', 'install'))).toContainEqual(
+    expect(lint(dockerfile.replace('CMD ["node", "."]', 'CMD node .'))).toContainEqual(
+      expect.stringContaining('exec form'),
+    );
+    expect(lint(dockerfile.replace('install --frozen-lockfile', 'install'))).toContainEqual(
       expect.stringContaining('--frozen-lockfile'),
     );
-    expect(lint(good.replace('COPY --from=build /out/dist ./dist', 'COPY apps apps'))).toContainEqual(
+    expect(lint(dockerfile.replace('COPY --from=build /out/dist ./dist', 'COPY apps apps'))).toContainEqual(
       expect.stringContaining('only from build stages'),
     );
-    expect(lint(good.replace('COPY scripts scripts', 'COPY bench bench'))).toContainEqual(
+    expect(lint(dockerfile.replace('COPY scripts scripts', 'COPY bench bench'))).toContainEqual(
       expect.stringContaining('excluded by .dockerignore'),
     );
-    expect(lint(good.replace('build-app.ts job-service', 'build-app.ts asset-service'))).toContainEqual(
-      expect.stringContaining('must build "job-service"'),
+    expect(lint(dockerfile.replace('build-app.ts "${APP}"', 'build-app.ts job-service'))).toContainEqual(
+      expect.stringContaining('must build "${APP}"'),
     );
+    expect(lint(dockerfile.replace('FROM deps AS build\nARG APP\n', 'FROM deps AS build\n'))).toContainEqual(
+      expect.stringContaining('ARG APP'),
+    );
+    expect(lint(dockerfile.replace('VOLUME ["/data"]', ''), 'platform')).toContainEqual(
+      expect.stringContaining('VOLUME'),
+    );
+    expect(lint(dockerfile.replace('HEALTHCHECK NONE', ''), 'cli')).toContainEqual(
+      expect.stringContaining('HEALTHCHECK NONE'),
+    );
+    expect(lint(dockerfile, 'worker' as ImageTarget)).toContainEqual(
+      expect.stringContaining('no stage named'),
+    );
+  });
+
+  it('the default target (no --target) is a service image', () => {
+    const { stages } = parseDockerfile(dockerfile);
+    expect(stages[stages.length - 1].name).toBe('service');
   });
 
   it('installs the pnpm version package.json pins', () => {
     const { packageManager } = JSON.parse(readFileSync(join(REPO_ROOT, 'package.json'), 'utf8')) as {
       packageManager: string;
     };
-    expect(readFileSync(join(REPO_ROOT, 'docker/Dockerfile.template'), 'utf8')).toContain(
-      `ARG PNPM_VERSION=${packageManager.replace(/^pnpm@/, '')}`,
-    );
+    expect(dockerfile).toContain(`ARG PNPM_VERSION=${packageManager.replace(/^pnpm@/, '')}`);
   });
 
-  it('docker/docker-bake.hcl builds every image', () => {
+  it('docker/docker-bake.hcl builds every app from docker/Dockerfile with its APP and target', () => {
     const bake = readFileSync(join(REPO_ROOT, 'docker/docker-bake.hcl'), 'utf8');
-    for (const app of apps) expect(bake).toContain(`dockerfile = "docker/${app}.Dockerfile"`);
+    const blocks = new Map(
+      [...bake.matchAll(/^target "([\w-]+)" \{\n([\s\S]*?)^\}/gm)].map((m) => [m[1], m[2]]),
+    );
+    expect(blocks.get('_app')).toMatch(/dockerfile = "docker\/Dockerfile"/);
+    const group = /targets = \[([^\]]*)\]/
+      .exec(bake)?.[1]
+      .match(/[\w-]+/g)
+      ?.sort();
+    expect(group).toEqual(apps);
+    for (const app of apps) {
+      const block = blocks.get(app) ?? '';
+      expect([app, /inherits = \["_app"\]/.test(block), /APP = "([\w-]+)"/.exec(block)?.[1]]).toEqual([
+        app,
+        true,
+        app,
+      ]);
+      expect([app, /\btarget\s+= "(\w+)"/.exec(block)?.[1]]).toEqual([app, IMAGES[app].target]);
+    }
   });
 
   it('.dockerignore keeps local state, secrets and tests out of the context', () => {

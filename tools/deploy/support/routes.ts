@@ -1,7 +1,11 @@
+import type { K8sObject } from './kustomize';
+
 /**
  * The public route ownership of DESIGN §1, as sample requests: the Compose
  * gateway (nginx.conf) and the Kubernetes HTTPRoutes must send each public
- * path to its owner and none of the private ones anywhere.
+ * path to its owner and none of the private ones anywhere. gateway.spec.ts sends them through
+ * nginx; routeProblems (below) resolves them against the HTTPRoutes with the Gateway API's
+ * matching (Exact, PathPrefix, RegularExpression) and URL rewrites.
  */
 export const HTTP_SERVICES = [
   'asset-service',
@@ -80,3 +84,86 @@ export const PRIVATE_PATHS = [
   '/v1/assets/%2e%2e/%2e%2e/internal/v1/jobs',
   '//admin/v1/teams',
 ];
+
+/**
+ * The URI normalisation a gateway applies before matching routes (percent-decoding, merged slashes,
+ * dot segments; as nginx and Envoy's `normalize_path` do); undefined for a URI it refuses (400).
+ */
+export function normalizeUri(raw: string): string | undefined {
+  let path = raw.split('?')[0];
+  try {
+    path = decodeURIComponent(path);
+  } catch {
+    return undefined;
+  }
+  const out: string[] = [];
+  for (const segment of path.split('/').slice(1)) {
+    if (segment === '' || segment === '.') continue;
+    if (segment === '..') {
+      if (out.length === 0) return undefined;
+      out.pop();
+    } else out.push(segment);
+  }
+  return `/${out.join('/')}${path.endsWith('/') && out.length > 0 ? '/' : ''}`;
+}
+
+export interface HttpRouteSpec {
+  parentRefs: { name: string }[];
+  rules: {
+    matches: { path: { type: string; value: string } }[];
+    filters?: {
+      type: string;
+      urlRewrite?: { path: { type: string; replacePrefixMatch?: string; replaceFullPath?: string } };
+    }[];
+    backendRefs: { name: string; port: number }[];
+  }[];
+}
+
+/** Every (route, rule) of `routes` matching `rawPath`, with the path its backend receives. */
+function routeMatches(routes: K8sObject[], rawPath: string): { backend: string; path: string }[] {
+  const path = normalizeUri(rawPath);
+  if (path === undefined) return [];
+  const found: { backend: string; path: string }[] = [];
+  for (const route of routes) {
+    for (const rule of (route.spec as HttpRouteSpec).rules) {
+      const match = rule.matches.find(({ path: m }) =>
+        m.type === 'Exact'
+          ? path === m.value
+          : m.type === 'PathPrefix'
+            ? path === m.value || path.startsWith(`${m.value.replace(/\/$/, '')}/`)
+            : m.type === 'RegularExpression' && new RegExp(`^(?:${m.value})$`).test(path),
+      );
+      if (!match) continue;
+      let upstreamPath = path;
+      for (const filter of rule.filters ?? []) {
+        const rewrite = filter.urlRewrite?.path;
+        if (rewrite?.type === 'ReplacePrefixMatch')
+          upstreamPath = `${rewrite.replacePrefixMatch}${path.slice(match.path.value.length)}`;
+        if (rewrite?.type === 'ReplaceFullPath') upstreamPath = rewrite.replaceFullPath!;
+      }
+      for (const backend of rule.backendRefs)
+        found.push({ backend: `${backend.name}:${backend.port}`, path: upstreamPath });
+    }
+  }
+  return found;
+}
+
+/** What the HTTPRoutes get wrong; empty when they route exactly as DESIGN §1 says. */
+export function routeProblems(routes: K8sObject[]): string[] {
+  const problems: string[] = [];
+  for (const [path, owner] of PUBLIC_ROUTES) {
+    const m = routeMatches(routes, path);
+    if (m.length !== 1 || m[0].backend !== `${owner}:8080` || m[0].path !== path)
+      problems.push(`${path} → ${JSON.stringify(m)} (expected ${owner})`);
+  }
+  for (const [path, owner, upstreamPath] of DOCS_ROUTES) {
+    const m = routeMatches(routes, path);
+    if (m.length !== 1 || m[0].backend !== `${owner}:8080` || m[0].path !== upstreamPath)
+      problems.push(`${path} → ${JSON.stringify(m)} (expected ${owner}${upstreamPath})`);
+  }
+  for (const path of PRIVATE_PATHS) {
+    const m = routeMatches(routes, path);
+    if (m.length > 0) problems.push(`${path} must not be public, but reaches ${JSON.stringify(m)}`);
+  }
+  return problems;
+}

@@ -67,8 +67,15 @@ export function gatewayConfig(source: string, dir: string, ports: { public: numb
   return conf;
 }
 
-/** Starts nginx (foreground, own prefix directory) on free loopback ports; resolves once it answers /healthz. */
-export async function startGateway(dir: string, upstreams: Upstreams): Promise<Gateway> {
+/**
+ * Starts nginx (foreground, own prefix directory) on free loopback ports; resolves once it answers /healthz.
+ * `source` is the configuration to rewrite (the shipped deploy/compose/nginx.conf unless given).
+ */
+export async function startGateway(
+  dir: string,
+  upstreams: Upstreams,
+  source = readFileSync(COMPOSE_NGINX_CONF, 'utf8'),
+): Promise<Gateway> {
   const nginx = findNginx();
   if (!nginx)
     throw new Error('the distributed test needs nginx as its gateway: `npm test` installs it on Debian (apt-get install nginx)');
@@ -81,7 +88,7 @@ export async function startGateway(dir: string, upstreams: Upstreams): Promise<G
   }
   const ports = { public: await freePort(), admin: await freePort() };
   const confPath = join(dir, 'nginx.conf');
-  writeFileSync(confPath, gatewayConfig(readFileSync(COMPOSE_NGINX_CONF, 'utf8'), dir, ports, upstreams));
+  writeFileSync(confPath, gatewayConfig(source, dir, ports, upstreams));
   const errorLog = join(dir, 'error.log');
   const check = spawnSync(nginx, ['-t', '-q', '-p', dir, '-e', errorLog, '-c', confPath], { encoding: 'utf8' });
   if (check.status !== 0) throw new Error(`nginx -t refused the gateway configuration:\n${check.stderr}`);
