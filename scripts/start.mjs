@@ -16,8 +16,18 @@ await generatePrismaClients();
 // The web console at /console: static files, built when missing or older than its sources.
 await ensureConsoleBuilt();
 
+// The TypeScript, compiled ahead into a cache the platform only reads (tools/ts-runtime says why).
+await new Promise((resolve, reject) =>
+  spawn(process.execPath, [join(root, 'tools/ts-runtime/compile-cache.cjs'), 'apps', 'libs'], { cwd: root, stdio: 'inherit' })
+    .once('error', reject)
+    .once('exit', (code) => (code === 0 ? resolve() : reject(new Error(`compiling the TypeScript failed (exit ${code})`)))),
+);
+
 console.log('> starting apps/platform (embedded mode unless DATABASE_URL / KAFKA_BROKERS / S3_* are set)');
-const child = spawn(process.execPath, ['-r', '@swc-node/register', join(root, 'apps/platform/src/main.ts')], {
+// A young generation of 4 MB semi-spaces instead of 16: ~20 MB less idle RSS; this
+// process's requests allocate little, so its scavenges stay short.
+const nodeArgs = ['--max-semi-space-size=4', '-r', join(root, 'tools/ts-runtime/register.cjs')];
+const child = spawn(process.execPath, [...nodeArgs, join(root, 'apps/platform/src/main.ts')], {
   cwd: root,
   stdio: 'inherit',
 });

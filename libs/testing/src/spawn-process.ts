@@ -14,12 +14,15 @@ export interface SpawnedProcess {
 
 const REPO_ROOT = resolve(__dirname, '../../..');
 
+/** What `npm start` runs the platform with (scripts/start.mjs): the TypeScript from its compile cache. */
+const TS_REGISTER = resolve(REPO_ROOT, 'tools/ts-runtime/register.cjs');
+
 /**
- * Starts a TypeScript entry point as a separate OS process, as production
- * runs it (node + SWC register), so tests can SIGKILL or SIGTERM it for real.
+ * Starts a TypeScript entry point as a separate OS process, as `npm start`
+ * runs it, so tests can SIGKILL or SIGTERM it for real.
  */
 export function spawnTsProcess(entry: string, env: NodeJS.ProcessEnv = {}, args: string[] = []): SpawnedProcess {
-  const child = spawn(process.execPath, ['-r', '@swc-node/register', resolve(REPO_ROOT, entry), ...args], {
+  const child = spawn(process.execPath, ['-r', TS_REGISTER, resolve(REPO_ROOT, entry), ...args], {
     cwd: REPO_ROOT,
     env: { ...process.env, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
