@@ -14,7 +14,7 @@ const FINAL = ['done', 'failed', 'canceled', 'ignored'];
 
 /**
  * `POST /v1/backend-callbacks/{backend}/{submission}?job=&expires=&signature=`: the webhooks
- * Replicate and Cog send about a prediction (docs/backends/replicate.md, "Callbacks"). Served by
+ * Replicate and Cog send about a prediction (or a Replicate training) (docs/backends/replicate.md, "Callbacks"). Served by
  * the inference module, so by the inference-worker process in distributed mode (the gateway routes
  * the path to it) and by the platform in embedded mode. Its URL signature is its credential (no
  * API auth applies); hosted Replicate's Standard Webhooks signature is checked too when the backend
@@ -62,8 +62,9 @@ export class BackendCallbackController {
     if (!work || task?.backend !== backend || task.submission !== submission)
       throw ApiError.conflict(`job ${jobId} has no task ${submission} on ${backend}`);
     if (FINAL.includes(work.status)) throw ApiError.conflict(`job ${jobId} is already final (${work.status}): the callback changes nothing`);
-    if (engine.type === 'replicate' && task.handle && task.handle !== prediction.id)
-      throw ApiError.conflict(`prediction ${prediction.id} is not the job's (${task.handle})`);
+    // A training's callback carries the training object, the same shape as a prediction's.
+    if (engine.type === 'replicate' && task.handle && engine.handleId(task.handle) !== prediction.id)
+      throw ApiError.conflict(`${prediction.id} is not the job's prediction or training (${engine.handleId(task.handle)})`);
     this.callbacks.deliver(submission);
   }
 }

@@ -97,9 +97,9 @@ export class JobExecution {
               run: (j, c) => exportModel(j, c, this.store),
             } as Engine,
           }
-        : this.registry.resolve(route);
+        : this.registry.resolveFor(route, input);
     if (!resolved.engine) {
-      await this.fail(run, noEngineReason(route));
+      await this.fail(run, ('reason' in resolved && resolved.reason) || noEngineReason(route));
       return;
     }
     const engine = resolved.engine;

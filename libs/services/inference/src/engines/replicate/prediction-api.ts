@@ -45,9 +45,12 @@ export class ReplicateApi {
     return url.toString();
   }
 
-  /** POST /predictions {version} for a pinned version, else POST /models/{owner}/{name}/predictions (the model's latest). */
-  async create(route: string, input: Record<string, unknown>, submission: string, jobId: string, signal: AbortSignal): Promise<Prediction> {
-    const ref = this.config.models[route];
+  /**
+   * POST /predictions {version} for a pinned version, else POST /models/{owner}/{name}/predictions
+   * (the model's latest). `ref` is the route's model unless the job names another (a version a
+   * training made).
+   */
+  async create(ref: string, input: Record<string, unknown>, submission: string, jobId: string, signal: AbortSignal): Promise<Prediction> {
     const [model, version] = ref.includes('/') ? ref.split(':') : [undefined, ref];
     const webhook = this.webhookFor(submission, jobId);
     const body = { ...(version ? { version } : {}), input, webhook, webhook_events_filter: ['start', 'completed'] };
