@@ -132,4 +132,20 @@ describe('models on a Replicate backend: trainings', () => {
       'the model names the backend cog1, which does not serve model-training (its routes in INFERENCE_BACKENDS_FILE)',
     );
   });
+
+  it('canceling the model’s training cancels the Replicate training', async () => {
+    const id = await modelOnReplicate('Changed my mind', 1);
+    replicate.fail('never-ends');
+    const train = await request('PUT', `/v1/models/${id}/train`, {});
+    const training = await waitFor(
+      () => replicate.trainings.created.find((t) => t.status === 'processing' && !replicate.trainings.canceled.includes(t.id)),
+      { timeoutMs: 30_000, what: 'the training to run' },
+    );
+    const canceled = await request('POST', `/v1/models/${id}/train/action`, { action: 'cancel' });
+    expect(canceled.status).toBe(200);
+    expect(canceled.body.model.status).toBe('training-canceled');
+    await waitFor(() => replicate.trainings.canceled.includes(training.id), { timeoutMs: 30_000, what: 'POST /v1/trainings/{id}/cancel' });
+    expect(training.status).toBe('canceled');
+    expect((await harness.finalJob(tenant, train.body.job.jobId)).status).toBe('canceled');
+  });
 });
