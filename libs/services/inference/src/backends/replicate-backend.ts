@@ -37,6 +37,14 @@ export const cogBackend = z.strictObject({
   maxOutputBytes,
   routes: z.array(route).min(1),
   inputs,
+  /**
+   * This service's base URL as the container reaches it: with INFERENCE_CALLBACK_SECRET set,
+   * predictions run asynchronously (`Prefer: respond-async`) and report to a signed webhook under
+   * it; without it, each PUT is held until the prediction ends.
+   */
+  callbackUrl: z.url({ protocol: /^https?$/, message: 'Invalid URL (expected http:// or https://)' }).optional(),
+  /** Asynchronous mode: how long without a callback before the worker asks the container again (the same PUT). */
+  callbackFallback: duration('30s'),
 });
 
 /** Hosted Replicate (api.replicate.com), or anything speaking its HTTP API. */

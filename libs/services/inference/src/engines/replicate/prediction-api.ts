@@ -39,10 +39,7 @@ export class ReplicateApi {
    * marker found after a crash), its query signed for the job (when callbacks are on).
    */
   webhookFor(submission: string, jobId: string): string {
-    const base = this.config.callbackUrl;
-    const url = new URL(`v1/backend-callbacks/${this.config.name}/${submission}`, base.endsWith('/') ? base : `${base}/`);
-    url.search = this.callbacks.query(this.config.name, submission, jobId, this.config.timeouts.job);
-    return url.toString();
+    return this.callbacks.url(this.config.callbackUrl, this.config.name, submission, jobId, this.config.timeouts.job);
   }
 
   /**

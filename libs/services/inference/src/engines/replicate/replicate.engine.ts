@@ -75,6 +75,11 @@ export class ReplicateEngine implements BackendEngine {
    * training). Cog: nothing yet — the handle is the submission id, and `collect` PUTs it.
    */
   async submit(job: EngineJob, ctx: EngineContext, submission: string): Promise<string> {
+    if (this.cogAsync) {
+      const { input } = await predictionInput(job, ctx, routeOf(job.mode, job.input), this.config.inputs);
+      await this.cog!.put(submission, input, { async: true, webhook: this.cogWebhook(submission, job.jobId), signal: ctx.signal });
+      return submission;
+    }
     if (!this.replicate || this.config.type !== 'replicate') return submission;
     const route = routeOf(job.mode, job.input);
     if (route === TRAINING_ROUTE) {
@@ -122,7 +127,9 @@ export class ReplicateEngine implements BackendEngine {
     }
     const prediction = this.replicate
       ? await this.poll((signal) => this.replicate!.get(task.handle, signal), `prediction ${task.handle}`, task.submission, ctx, deadline)
-      : await this.putUntilDone(job, ctx, route, task.submission, deadline);
+      : this.cogAsync
+        ? await this.followReports(job, ctx, route, task.submission, deadline)
+        : await this.putUntilDone(job, ctx, route, task.submission, deadline);
     if (prediction.status === 'failed' || prediction.status === 'aborted')
       throw new EngineError(`${this.http.label} failed prediction ${prediction.id}: ${predictionError(prediction)}`);
     if (prediction.status === 'canceled') throw new EngineError(`${this.http.label} canceled prediction ${prediction.id}`);
@@ -220,6 +227,49 @@ export class ReplicateEngine implements BackendEngine {
       if (FINAL.has(prediction.status)) return { ...prediction, id: prediction.id ?? submission };
       this.report(prediction, ctx);
       await this.wait(`prediction ${submission}`, ctx, deadline, undefined, () => this.cog!.cancel(submission));
+    }
+  }
+
+  /**
+   * Cog in asynchronous mode: PUTs answered 202 at once, the prediction's reports posted to a
+   * signed webhook (the callback route keeps them with the work item). Used when the container has
+   * a `callbackUrl` and callbacks are signed (INFERENCE_CALLBACK_SECRET) and stored.
+   */
+  private get cogAsync(): boolean {
+    return this.config.type === 'cog' && !!this.config.callbackUrl && this.callbacks.enabled && !!this.callbacks.reports;
+  }
+
+  private cogWebhook(submission: string, jobId: string): string {
+    return this.callbacks.url((this.config as CogBackendConfig).callbackUrl!, this.name, submission, jobId, this.config.timeouts.job);
+  }
+
+  /**
+   * Cog, asynchronous: follows the reports its webhook stored (a callback wakes the wait) until a
+   * final one. Cog forgets a finished prediction, so the stored final report is the outcome — also
+   * for a worker that restarted after it came. Without news for `callbackFallback` (a lost
+   * callback, or a restart) the container is asked again with the same PUT, which answers the
+   * running prediction rather than starting another.
+   */
+  private async followReports(job: EngineJob, ctx: EngineContext, route: string, submission: string, deadline: number): Promise<Prediction> {
+    const config = this.config as CogBackendConfig;
+    let lastNews = Date.now();
+    let last = '';
+    for (;;) {
+      const stored = (await this.callbacks.reports!(job.jobId, submission)) as Prediction | undefined;
+      if (stored && typeof stored.status === 'string') {
+        if (FINAL.has(stored.status)) return { ...stored, id: submission };
+        const seen = `${stored.status}|${typeof stored.logs === 'string' ? stored.logs.length : 0}`;
+        if (seen !== last) [last, lastNews] = [seen, Date.now()];
+        this.report(stored, ctx);
+      }
+      if (Date.now() - lastNews >= config.callbackFallback) {
+        const { input } = await predictionInput(job, ctx, route, config.inputs);
+        const answer = await this.cog!.put(submission, input, { async: true, webhook: this.cogWebhook(submission, job.jobId), signal: ctx.signal });
+        if (FINAL.has(answer.status)) return { ...answer, id: submission };
+        this.report(answer, ctx);
+        lastNews = Date.now();
+      }
+      await this.wait(`prediction ${submission}`, ctx, deadline, submission, () => this.cog!.cancel(submission));
     }
   }
 
