@@ -144,6 +144,14 @@ export class JobExecution {
         }
         return writer.write(file);
       },
+      ...(learned
+        ? {}
+        : {
+            writeOutputStream: async (output) => {
+              if (run.controller.signal.aborted) throw new EngineAborted();
+              return writer.writeStream(output);
+            },
+          }),
       store: this.store,
       progress: async (fraction) => {
         if (run.controller.signal.aborted) throw new EngineAborted();
