@@ -40,3 +40,4 @@ export {
 } from './create-object-store';
 export { StorageModule, type StorageModuleOptions } from './storage.module';
 export { OBJECT_STORE } from './storage.tokens';
+export { sniff, SNIFF_BYTES, type SniffedContent } from './content-sniffer';

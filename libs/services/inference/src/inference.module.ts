@@ -42,8 +42,9 @@ import { WorkRunnerLifecycle } from './work/work-runner.lifecycle';
     },
     {
       provide: BackendCallbacks,
-      inject: [INFERENCE_CONFIG],
-      useFactory: (config: InferenceConfig) => new BackendCallbacks(config.INFERENCE_CALLBACK_SECRET),
+      inject: [INFERENCE_CONFIG, WorkQueue],
+      useFactory: (config: InferenceConfig, queue: WorkQueue) =>
+        new BackendCallbacks(config.INFERENCE_CALLBACK_SECRET, (jobId, submission) => queue.reportOf(jobId, submission)),
     },
     {
       provide: EngineRegistry,

@@ -1,26 +1,11 @@
-import { createServer, type Server } from 'node:http';
+import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { FakeCog, FakeReplicate, waitFor, type Tenant } from '@genasset/testing';
 import { replicateBackendsFile } from './support/replicate-backends';
+import { forwarder } from './support/forwarder';
 import { startInferenceHarness, type InferenceHarness } from './support/inference-harness';
 
 jest.setTimeout(180_000);
-
-/** Forwards to the harness (its address is known only after the backends file is written). */
-async function forwarder(target: () => string): Promise<Server> {
-  const server = createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', () => {
-      const headers = Object.fromEntries(Object.entries(req.headers).filter(([k]) => k !== 'host' && k !== 'content-length')) as Record<string, string>;
-      fetch(`${target()}${req.url}`, { method: req.method, headers, body: chunks.length ? Buffer.concat(chunks) : undefined })
-        .then(async (r) => res.writeHead(r.status, { 'content-type': r.headers.get('content-type') ?? 'text/plain' }).end(Buffer.from(await r.arrayBuffer())))
-        .catch(() => res.writeHead(502).end());
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return server;
-}
 
 // Callbacks from Replicate: a prediction's end reaches the job at once (the poll is 30 s apart
 // here), and forged, misdirected and replayed callbacks are refused without touching any job.

@@ -13,8 +13,8 @@ import {
   type Tenant,
 } from '@genasset/testing';
 import { INFERENCE_SCHEMA, INFERENCE_SERVICE } from '../src';
-import { replicateBackendsFile } from './support/replicate-backends';
-import { startInferenceHarness, type InferenceHarness } from './support/inference-harness';
+import { replicateBackendsFile, SDXL_VERSION } from './support/replicate-backends';
+import { paint, startInferenceHarness, type InferenceHarness } from './support/inference-harness';
 
 // Separate OS processes: SWC start-up of the worker twice on 2 cores.
 jest.setTimeout(240_000);
@@ -51,7 +51,12 @@ describe('inference-worker process: killed mid-job on a Replicate backend', () =
       INTERNAL_API_TOKEN: harness.internalToken,
       INFERENCE_BACKENDS_FILE: replicateBackendsFile(
         { replicate: replicate.url, cog: cog.url, callback: 'https://genasset.example.com' },
-        { timeouts: { request: '2s', job: '60s' } },
+        {
+          timeouts: { request: '2s', job: '60s' },
+          routes: ['txt2img', 'img2img', 'model-training'],
+          models: { txt2img: `stability-ai/sdxl:${SDXL_VERSION}`, img2img: 'black-forest-labs/flux-dev', 'model-training': `ostris/flux-dev-lora-trainer:${'e4'.repeat(32)}` },
+          destination: 'genasset-test/crash-styles',
+        },
       ),
       REPLICATE_TEST_TOKEN: 'r8_test',
       INFERENCE_PREVIEW: 'off',
@@ -126,5 +131,37 @@ describe('inference-worker process: killed mid-job on a Replicate backend', () =
     expect(done.status).toBe('success');
     expect(predictionsOf('an intent')).toHaveLength(1);
     expect(await row(jobId)).toMatchObject({ status: 'done', backend_submission: submission, backend_handle: prediction.id });
+  });
+
+  it('a Replicate training killed with only its intent stored is found by its webhook URL: one training, the model trained', async () => {
+    const as = { auth: tenant.auth.projectMember };
+    const created = await harness.request('POST', '/v1/models', { ...as, body: { name: 'Crash style', type: 'flux.1-lora', backend: 'hosted' } });
+    const modelId = created.body.model.id as string;
+    await harness.request('POST', `/v1/models/${modelId}/training-images`, {
+      ...as,
+      body: { assetId: await harness.upload(tenant, await paint(16, 16, (x) => [x * 10, 60, 90])) },
+    });
+    const train = await harness.request('PUT', `/v1/models/${modelId}/train`, { ...as, body: {} });
+    expect(train.status).toBe(200);
+    const jobId = train.body.job.jobId as string;
+    const training = await waitFor(() => replicate.trainings.created.find((t) => t.destination === 'genasset-test/crash-styles'), {
+      timeoutMs: 60_000,
+      what: 'the training',
+    });
+    await waitFor(async () => (await row(jobId))?.backend_handle === `trainings/${training.id}`, { what: 'the handle to be stored' });
+    expect(await alive.kill('SIGKILL')).toBeNull();
+    await harness.db.query('UPDATE inference.work_items SET backend_handle = NULL, lease_until = now() WHERE job_id = $1', [jobId]);
+
+    alive = await worker({ INFERENCE_LEASE: '60s' });
+    const trained = await waitFor(
+      async () => {
+        const m = (await harness.request('GET', `/v1/models/${modelId}`, as)).body.model;
+        return m.status === 'training' ? undefined : m;
+      },
+      { timeoutMs: 120_000, what: 'the model to be trained' },
+    );
+    expect(trained).toMatchObject({ status: 'trained', trainedVersion: replicate.versions.find((v) => v.startsWith('genasset-test/crash-styles:')) });
+    expect(replicate.trainings.created.filter((t) => t.destination === 'genasset-test/crash-styles')).toHaveLength(1);
+    expect(await row(jobId)).toMatchObject({ status: 'done', backend_handle: `trainings/${training.id}` });
   });
 });

@@ -1,4 +1,4 @@
-import { sniff } from './content-sniffer';
+import { sniff } from '@genasset/storage';
 import { fit } from './upload-importer';
 
 const mp4 = Buffer.concat([Buffer.from([0, 0, 0, 0x20]), Buffer.from('ftypisom\0\0\0\0isomiso2', 'latin1')]);

@@ -10,7 +10,7 @@ import {
 } from '@nestjs/common';
 import { ApiError } from '@genasset/http';
 import { DATABASE_CONNECTION, type DatabaseConnection } from '@genasset/persistence';
-import { OBJECT_STORE, ObjectNotFoundError, type ObjectStore } from '@genasset/storage';
+import { OBJECT_STORE, ObjectNotFoundError, sniff, SNIFF_BYTES, type ObjectStore, type SniffedContent } from '@genasset/storage';
 import { AssetPrisma } from '../asset.prisma';
 import { imageProperties, AssetWriter, type NewAsset } from '../core/asset-writer';
 import { probeImage, webRendition } from '../core/images';
@@ -20,7 +20,6 @@ import { ClaimLoop, type ClaimedTask } from '../downloads/claim-loop';
 import type { Upload } from '../generated/prisma/client';
 import { objectKeys } from '../objects/object-keys';
 import { StoredObjects } from '../objects/stored-objects';
-import { sniff, SNIFF_BYTES, type SniffedContent } from './content-sniffer';
 import { UPLOAD_LIMITS, type UploadKind } from './upload-limits';
 import { UploadRepository, UPLOADS_CHANNEL } from './upload.repository';
 import { UPLOAD_SETTINGS, type UploadSettings } from './uploads.settings';

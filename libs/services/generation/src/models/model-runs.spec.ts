@@ -57,3 +57,19 @@ describe('ModelRuns.conditioning', () => {
     expect(asked).toEqual([]);
   });
 });
+
+describe('ModelRuns.forMode: a model on a backend', () => {
+  const id = 'model_01JD4Q3ZK8Y3VZ5N6W0R1T2S3A';
+  const version = `acme/styles:${'c'.repeat(64)}`;
+  const runsOf = (row: Record<string, unknown>) =>
+    new ModelRuns({ readable: () => Promise.resolve({ id, type: 'flux.1-lora', status: 'new', artifacts: null, backend: null, ...row }) } as unknown as ModelAccess);
+
+  it('sends the backend it names, with the version that backend’s training made once trained', async () => {
+    expect(await runsOf({ backend: 'r8' }).forMode(tenant, id, 'txt2img')).toEqual({ modelId: id, backend: 'r8' });
+    const trained = { backend: 'r8', status: 'trained', artifacts: { trainer: 'replicate', backend: 'r8', version, files: [] } };
+    expect(await runsOf(trained).forMode(tenant, id, 'txt2img')).toEqual({ modelId: id, backend: 'r8', version });
+    // Trained on another backend than the one it now names: that version is not this backend's to run.
+    expect(await runsOf({ ...trained, backend: 'other' }).forMode(tenant, id, 'txt2img')).toEqual({ modelId: id, backend: 'other' });
+    expect(await runsOf({}).forMode(tenant, id, 'txt2img')).toBeUndefined();
+  });
+});

@@ -152,9 +152,20 @@ export function conditioningModelRefs(body: Record<string, unknown>, runsModel: 
   return refs;
 }
 
+/**
+ * What the worker needs of the model (`input.learnedModel`): the key of its learned colours (the
+ * built-in trainer), and the backend it names with the version that backend's training made — the
+ * job runs there, on that version (docs/models.md, "Models on a backend").
+ */
 function learnedModelOf(model: ModelRow): Record<string, unknown> | undefined {
-  const artifacts = model.artifacts as ModelArtifacts | null;
-  if (model.status !== 'trained' || artifacts?.trainer !== 'builtin-colour') return undefined;
-  const file = artifacts.files.find((f) => f.name === 'model.json');
-  return file ? { modelId: model.id, colours: file.key } : undefined;
+  const artifacts = model.status === 'trained' ? (model.artifacts as ModelArtifacts | null) : null;
+  const file = artifacts?.trainer === 'builtin-colour' ? artifacts.files.find((f) => f.name === 'model.json') : undefined;
+  const version = artifacts?.version && artifacts.backend === model.backend ? artifacts.version : undefined;
+  if (!file && !model.backend) return undefined;
+  return {
+    modelId: model.id,
+    ...(file ? { colours: file.key } : {}),
+    ...(model.backend ? { backend: model.backend } : {}),
+    ...(version ? { version } : {}),
+  };
 }

@@ -37,6 +37,8 @@ export function toModelView(
     capabilities: row.capabilities,
     inputs: row.inputs as unknown as ModelInput[],
     parameters: row.parameters ?? undefined,
+    ...(row.backend ? { backend: row.backend } : {}),
+    ...(trainedVersion(row) ? { trainedVersion: trainedVersion(row) } : {}),
     tags: row.tags,
     collectionIds: row.collectionIds,
     exampleAssetIds: row.exampleAssetIds,
@@ -48,6 +50,12 @@ export function toModelView(
     createdAt: row.createdAt.toISOString(),
     updatedAt: row.updatedAt.toISOString(),
   };
+}
+
+/** The version a backend's training made (a Replicate `owner/name:<version>`), when the model was trained there. */
+export function trainedVersion(row: Pick<ModelRow, 'status' | 'artifacts'>): string | undefined {
+  const artifacts = row.artifacts as { version?: unknown } | null;
+  return row.status === 'trained' && typeof artifacts?.version === 'string' ? artifacts.version : undefined;
 }
 
 /**

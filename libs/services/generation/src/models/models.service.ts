@@ -140,6 +140,7 @@ export class ModelsService {
         inputs: (inputs ?? []) as unknown as Prisma.InputJsonValue,
         tags: [...new Set(body.tags ?? [])],
         ...(body.parameters ? { parameters: body.parameters as Prisma.InputJsonValue } : {}),
+        ...(body.backend ? { backend: body.backend } : {}),
       },
     });
     this.logger.log(`model ${row.id} created in ${tenant.projectId}`);
@@ -163,6 +164,7 @@ export class ModelsService {
         ...(body.capabilities !== undefined ? { capabilities: body.capabilities } : {}),
         ...(inputs !== undefined ? { inputs: inputs as unknown as Prisma.InputJsonValue } : {}),
         ...(body.parameters !== undefined ? { parameters: body.parameters as Prisma.InputJsonValue } : {}),
+        ...(body.backend !== undefined ? { backend: body.backend } : {}),
         updatedAt: new Date(),
       },
     });

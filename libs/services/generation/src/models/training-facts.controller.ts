@@ -92,18 +92,24 @@ export class TrainingFactsController {
           files?: { name: string; size?: number; contentType?: string }[];
           trainer?: string;
           statistics?: Record<string, unknown>;
+          backend?: unknown;
+          version?: unknown;
         }
       | undefined;
+    // A backend's training (Replicate) leaves no files here, only the version it made there.
+    const version = typeof reported?.version === 'string' && reported.version ? reported.version : undefined;
     const artifacts: ModelArtifacts | undefined =
-      status === 'trained' && reported?.files?.length
+      status === 'trained' && (reported?.files?.length || version)
         ? {
-            trainer: reported.trainer ?? 'unknown',
+            trainer: reported?.trainer ?? 'unknown',
             prefix: modelFilesPrefix(job.projectId, model.id, job.jobId),
-            files: reported.files.map((f) => ({
+            files: (reported?.files ?? []).map((f) => ({
               ...f,
               key: `${modelFilesPrefix(job.projectId, model.id, job.jobId)}${f.name}`,
             })),
-            ...(reported.statistics ? { statistics: reported.statistics } : {}),
+            ...(reported?.statistics ? { statistics: reported.statistics } : {}),
+            ...(version ? { version } : {}),
+            ...(typeof reported?.backend === 'string' ? { backend: reported.backend } : {}),
           }
         : undefined;
     // The cancel route may already have set training-canceled: that is this fact's outcome too.

@@ -15,6 +15,9 @@ export interface ModelArtifacts {
   prefix: string;
   files: { name: string; key: string; size?: number; contentType?: string }[];
   statistics?: Record<string, unknown>;
+  /** A backend's training: the backend and the version it made (Replicate `owner/name:<version>`); its weights stay there. */
+  backend?: string;
+  version?: string;
 }
 
 /**
@@ -90,6 +93,8 @@ export class TrainingService {
           parameters: chosen,
           modelType: row.type,
           model: modelSummary({ ...row, status: 'training' }),
+          // The backend the model names trains it there (a Replicate training: docs/models.md).
+          ...(row.backend ? { backend: row.backend } : {}),
         },
         // Trainings are not priced yet (docs/models.md): free, but a job like any other.
         creativeUnitsCost: 0,

@@ -67,4 +67,27 @@ describe('INFERENCE_BACKENDS_FILE: replicate and cog backends', () => {
       'backends.r8.credentials.tokenEnv: the environment variable R8_TOKEN is not set',
     ]);
   });
+
+  it('trainings: model-training needs a trainer at a pinned version and a destination, named by path', () => {
+    const version = 'a'.repeat(64);
+    const [r8] = loadBackendsFile(
+      file({ r8: hosted({ routes: ['txt2img', 'model-training'], models: { txt2img: 'stability-ai/sdxl', 'model-training': `ostris/trainer:${version}` }, destination: 'acme/styles' }) }),
+      { R8_TOKEN: 't' },
+    );
+    expect(r8).toMatchObject({ destination: 'acme/styles', trainingImagesInput: 'input_images' });
+    expect(
+      errors(() =>
+        loadBackendsFile(
+          file({ r8: hosted({ routes: ['model-training'], models: { 'model-training': 'ostris/trainer' }, destination: 'not a model' }) }),
+          { R8_TOKEN: 't' },
+        ),
+      ),
+    ).toEqual([
+      'backends.r8.destination: expected owner/name (an existing Replicate model)',
+      'backends.r8.models.model-training: a trainer is run at a pinned version: owner/name:<64-hex version>',
+    ]);
+    expect(
+      errors(() => loadBackendsFile(file({ r8: hosted({ routes: ['model-training'], models: { 'model-training': `ostris/trainer:${version}` } }) }), { R8_TOKEN: 't' })),
+    ).toEqual(['backends.r8.destination: model-training needs a destination: the owner/name trainings push versions to']);
+  });
 });

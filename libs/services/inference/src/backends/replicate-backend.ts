@@ -1,4 +1,5 @@
 import { z } from '@genasset/config';
+import { TRAINING_ROUTE } from '../engines/modes';
 import { credentialsSchema, duration, envName, httpUrl, maxOutputBytes, route } from './backend-schema';
 
 /** Literal inputs a route sends to the model (its own parameters: `scheduler`, `lora_scale`…), added to the request's. */
@@ -36,6 +37,14 @@ export const cogBackend = z.strictObject({
   maxOutputBytes,
   routes: z.array(route).min(1),
   inputs,
+  /**
+   * This service's base URL as the container reaches it: with INFERENCE_CALLBACK_SECRET set,
+   * predictions run asynchronously (`Prefer: respond-async`) and report to a signed webhook under
+   * it; without it, each PUT is held until the prediction ends.
+   */
+  callbackUrl: z.url({ protocol: /^https?$/, message: 'Invalid URL (expected http:// or https://)' }).optional(),
+  /** Asynchronous mode: how long without a callback before the worker asks the container again (the same PUT). */
+  callbackFallback: duration('30s'),
 });
 
 /** Hosted Replicate (api.replicate.com), or anything speaking its HTTP API. */
@@ -67,11 +76,27 @@ export const replicateBackend = z
     }),
     /** The variable holding Replicate's webhook signing secret (`GET /v1/webhooks/default/secret`). */
     webhookSecretEnv: envName.optional(),
+    /**
+     * Trainings (route `model-training`, its model the trainer `owner/name:<version>`): the model
+     * each training pushes a new version to (`owner/name`, created on Replicate beforehand).
+     */
+    destination: z
+      .string()
+      .regex(/^[a-z0-9][a-z0-9._-]*\/[a-z0-9][a-z0-9._-]*$/, { message: 'expected owner/name (an existing Replicate model)' })
+      .optional(),
+    /** The trainer's input taking the training images (a zip file's URL); most trainers call it `input_images`. */
+    trainingImagesInput: z.string().min(1).default('input_images'),
   })
   .superRefine((config, ctx) => {
     config.routes.forEach((r, i) => {
       if (!config.models[r]) ctx.addIssue({ code: 'custom', path: ['routes', i], message: `${r} needs a model: set models.${r} (owner/name)` });
     });
+    const trainer = config.models[TRAINING_ROUTE];
+    if (!config.routes.includes(TRAINING_ROUTE)) return;
+    if (trainer && !/^[^/]+\/[^:]+:[0-9a-f]{64}$/.test(trainer))
+      ctx.addIssue({ code: 'custom', path: ['models', TRAINING_ROUTE], message: 'a trainer is run at a pinned version: owner/name:<64-hex version>' });
+    if (!config.destination)
+      ctx.addIssue({ code: 'custom', path: ['destination'], message: 'model-training needs a destination: the owner/name trainings push versions to' });
   });
 
 export type CogBackendConfig = z.infer<typeof cogBackend> & { name: string; headers: Record<string, string> };

@@ -11,15 +11,19 @@ import { standardWebhookProblem } from './standard-webhooks';
 type Query = Record<string, string | string[] | undefined>;
 const single = (value: string | string[] | undefined) => (Array.isArray(value) ? value[0] : value) ?? '';
 const FINAL = ['done', 'failed', 'canceled', 'ignored'];
+/** Largest callback body taken: a Cog prediction with its outputs as data URLs. */
+export const CALLBACK_BODY_BYTES = 32 * 1024 * 1024;
 
 /**
  * `POST /v1/backend-callbacks/{backend}/{submission}?job=&expires=&signature=`: the webhooks
- * Replicate and Cog send about a prediction (docs/backends/replicate.md, "Callbacks"). Served by
+ * Replicate and Cog send about a prediction (or a Replicate training) (docs/backends/replicate.md, "Callbacks"). Served by
  * the inference module, so by the inference-worker process in distributed mode (the gateway routes
  * the path to it) and by the platform in embedded mode. Its URL signature is its credential (no
  * API auth applies); hosted Replicate's Standard Webhooks signature is checked too when the backend
- * names its secret. A valid callback only wakes the collector, which asks the backend for the
- * truth: no state changes here, so a replay changes nothing.
+ * names its secret. A valid Replicate callback only wakes the collector, which asks the backend
+ * for the truth: no state changes here, so a replay changes nothing. Cog has no such truth to ask
+ * (it forgets a finished prediction), so its report is kept with the work item — never over a
+ * final one, and only while the job runs this submission — and a replay stores the same again.
  */
 @ApiExcludeController()
 @PublicRoute()
@@ -33,7 +37,8 @@ export class BackendCallbackController {
 
   @Post(':backend/:submission')
   // Replicate signs the bytes it sent: the body parser keeps them for this route (libs/http).
-  @RouteConfig({ rawBody: true })
+  // Cog's reports carry its outputs as data URLs: room for them (the signature is checked after the parse).
+  @RouteConfig({ rawBody: true, bodyLimit: CALLBACK_BODY_BYTES })
   @HttpCode(204)
   async receive(
     @Param('backend') backend: string,
@@ -62,8 +67,14 @@ export class BackendCallbackController {
     if (!work || task?.backend !== backend || task.submission !== submission)
       throw ApiError.conflict(`job ${jobId} has no task ${submission} on ${backend}`);
     if (FINAL.includes(work.status)) throw ApiError.conflict(`job ${jobId} is already final (${work.status}): the callback changes nothing`);
-    if (engine.type === 'replicate' && task.handle && task.handle !== prediction.id)
-      throw ApiError.conflict(`prediction ${prediction.id} is not the job's (${task.handle})`);
+    // A training's callback carries the training object, the same shape as a prediction's.
+    if (engine.type === 'replicate' && task.handle && engine.handleId(task.handle) !== prediction.id)
+      throw ApiError.conflict(`${prediction.id} is not the job's prediction or training (${engine.handleId(task.handle)})`);
+    if (engine.type === 'cog') {
+      // Cog forgets a prediction once it ends: its report is the outcome, kept for whichever worker collects.
+      if (prediction.id !== submission) throw ApiError.conflict(`prediction ${prediction.id} is not the job's (${submission})`);
+      await this.queue.storeReport(jobId, backend, submission, body as Record<string, unknown>);
+    }
     this.callbacks.deliver(submission);
   }
 }

@@ -18,8 +18,25 @@ export class BackendCallbacks {
   private readonly signer?: UrlSigner;
   private readonly waiting = new Map<string, Set<() => void>>();
 
-  constructor(secret?: string) {
+  constructor(
+    secret?: string,
+    /**
+     * The report a callback stored for a job's task (work_items.backend_report): Cog's final word,
+     * which Cog itself forgets. Absent in tools and tests without a database.
+     */
+    readonly reports?: (jobId: string, submission: string) => Promise<Record<string, unknown> | undefined>,
+  ) {
     if (secret) this.signer = new UrlSigner(secret);
+  }
+
+  /**
+   * The callback URL a submission carries: `<base>/v1/backend-callbacks/{backend}/{submission}`, its
+   * path naming the submission (what finds it again after a crash), its query signed for the job.
+   */
+  url(base: string, backend: string, submission: string, jobId: string, jobTimeoutMs: number): string {
+    const url = new URL(`v1/backend-callbacks/${backend}/${submission}`, base.endsWith('/') ? base : `${base}/`);
+    url.search = this.query(backend, submission, jobId, jobTimeoutMs);
+    return url.toString();
   }
 
   get enabled(): boolean {

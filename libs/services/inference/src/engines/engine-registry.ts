@@ -36,6 +36,8 @@ export interface ResolvedEngine {
   name: EngineName;
   /** Absent for `none`. */
   engine?: Engine;
+  /** Why there is none, when the route's usual reason (noEngineReason) is not it. */
+  reason?: string;
 }
 
 /**
@@ -83,6 +85,23 @@ export class EngineRegistry {
     return this.named(this.defaultFor(route), route);
   }
 
+  /**
+   * The engine of one job: the backend its model's registry entry names (`input.backend` on a
+   * training, `input.learnedModel.backend` on a generation naming the model: docs/models.md), else
+   * the route's. A named backend this process does not have, or that does not serve the route,
+   * is no engine, with a reason naming both.
+   */
+  resolveFor(route: string, input: Record<string, unknown>): ResolvedEngine {
+    const named = backendNamedBy(input);
+    if (!named) return this.resolve(route);
+    const engine = this.byName.get(named);
+    if (!engine || !isServerEngine(engine))
+      return { name: 'none', reason: `the model names the backend ${named}, which is not configured on this server (INFERENCE_BACKENDS_FILE)` };
+    if (!engine.supports(route))
+      return { name: 'none', reason: `the model names the backend ${named}, which does not serve ${route} (its routes in INFERENCE_BACKENDS_FILE)` };
+    return { name: named, engine };
+  }
+
   /** The backend engines (INFERENCE_BACKENDS_FILE), for readiness and the start-up log. */
   backends(): ServerEngine[] {
     return [...this.byName.values()].filter(isServerEngine);
@@ -120,4 +139,11 @@ export function noEngineReason(route: string): string {
   const [mode, modality] = route.split(':');
   const what = modality ? `detect modality ${modality}` : `mode ${mode}`;
   return `${what} has no engine configured on this server (operators: set INFERENCE_ENGINES, e.g. ${route}=http with INFERENCE_HTTP_URL)`;
+}
+
+/** The backend a job's model names: `input.backend` (a training), `input.learnedModel.backend` (a generation). */
+function backendNamedBy(input: Record<string, unknown>): string | undefined {
+  if (typeof input.backend === 'string' && input.backend) return input.backend;
+  const learned = input.learnedModel as { backend?: unknown } | undefined;
+  return typeof learned?.backend === 'string' && learned.backend ? learned.backend : undefined;
 }

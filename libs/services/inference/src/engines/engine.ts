@@ -53,6 +53,15 @@ export interface OutputFile {
   metadata?: Record<string, unknown>;
 }
 
+/** One output an engine streams from its backend ({@link EngineContext.writeOutputStream}): never held whole. */
+export interface OutputStream {
+  file: Omit<OutputFile, 'bytes' | 'mimeType'>;
+  /** The bytes as they arrive; throws to stop (a size limit passed, the backend gone). */
+  chunks: AsyncIterable<Buffer>;
+  /** The output's media type from its first bytes (up to 4 KiB); throws an EngineError for what the mode cannot take. */
+  type(head: Buffer): string;
+}
+
 /** What {@link EngineContext.writeOutput} stored: the claim-check descriptor of one output. */
 export interface StoredOutput {
   index: number;
@@ -74,6 +83,8 @@ export interface EngineContext {
   readInput(reference: unknown, field: string): Promise<InputImage>;
   /** Stores one output (key `jobs/<jobId>/<attempt>/<index>.<ext>`) and returns its descriptor. */
   writeOutput(file: OutputFile): Promise<StoredOutput>;
+  /** Streams one output into storage (same keys); absent where outputs are changed before storing (learned colours). */
+  writeOutputStream?(output: OutputStream): Promise<StoredOutput>;
   /** How far the engine is, 0–1 (reported as job progress, throttled). */
   progress(fraction: number): Promise<void>;
   /** Aborted when the job is canceled or the worker shuts down: stop as soon as you can. */

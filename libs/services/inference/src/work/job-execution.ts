@@ -97,9 +97,9 @@ export class JobExecution {
               run: (j, c) => exportModel(j, c, this.store),
             } as Engine,
           }
-        : this.registry.resolve(route);
+        : this.registry.resolveFor(route, input);
     if (!resolved.engine) {
-      await this.fail(run, noEngineReason(route));
+      await this.fail(run, ('reason' in resolved && resolved.reason) || noEngineReason(route));
       return;
     }
     const engine = resolved.engine;
@@ -144,6 +144,14 @@ export class JobExecution {
         }
         return writer.write(file);
       },
+      ...(learned
+        ? {}
+        : {
+            writeOutputStream: async (output) => {
+              if (run.controller.signal.aborted) throw new EngineAborted();
+              return writer.writeStream(output);
+            },
+          }),
       store: this.store,
       progress: async (fraction) => {
         if (run.controller.signal.aborted) throw new EngineAborted();

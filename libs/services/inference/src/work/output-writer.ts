@@ -1,5 +1,6 @@
-import type { ObjectStore } from '@genasset/storage';
-import type { OutputFile, StoredOutput } from '../engines/engine';
+import { Readable } from 'node:stream';
+import { SNIFF_BYTES, type ObjectStore } from '@genasset/storage';
+import { EngineAborted, EngineError, type OutputFile, type OutputStream, type StoredOutput } from '../engines/engine';
 import { TransientError } from './transient-error';
 
 const EXTENSIONS: Record<string, string> = {
@@ -38,14 +39,71 @@ export class OutputWriter {
   }
 
   async write(file: OutputFile): Promise<StoredOutput> {
-    const index = this.written.length;
-    const extension = EXTENSIONS[file.mimeType] ?? 'bin';
-    const key = `${outputPrefix(this.jobId, this.attempt)}${index}.${extension}`;
+    const key = this.keyOf(file.mimeType);
     try {
       await this.store.put(key, file.bytes, { contentType: file.mimeType, contentLength: file.bytes.length });
     } catch (error) {
       throw new TransientError('object storage could not be written', error);
     }
+    return this.remember(key, file);
+  }
+
+  /**
+   * Streams one output into storage without holding it whole: its type is read from its first
+   * bytes (`output.type`, which refuses what the mode cannot take), the rest passes through, and
+   * whatever the chunks throw (a size limit, the backend hanging up) stops the upload and removes
+   * the object.
+   */
+  async writeStream(output: OutputStream): Promise<StoredOutput> {
+    const iterator = output.chunks[Symbol.asyncIterator]();
+    const head: Buffer[] = [];
+    let headBytes = 0;
+    let ended = false;
+    while (headBytes < SNIFF_BYTES) {
+      const next = await iterator.next();
+      if (next.done) {
+        ended = true;
+        break;
+      }
+      head.push(next.value);
+      headBytes += next.value.length;
+    }
+    const first = Buffer.concat(head);
+    const mimeType = output.type(first);
+    const key = this.keyOf(mimeType);
+    async function* rest(): AsyncGenerator<Buffer> {
+      yield first;
+      if (ended) return;
+      for (let next = await iterator.next(); !next.done; next = await iterator.next()) yield next.value;
+    }
+    let failure: unknown;
+    const body = Readable.from(
+      (async function* () {
+        try {
+          yield* rest();
+        } catch (error) {
+          failure = error;
+          throw error;
+        }
+      })(),
+    );
+    try {
+      await this.store.upload(key, body, { contentType: mimeType });
+    } catch (error) {
+      await this.store.delete([key]).catch(() => undefined);
+      const cause = failure ?? error;
+      if (cause instanceof EngineError || cause instanceof EngineAborted || cause instanceof TransientError) throw cause;
+      throw new TransientError('object storage could not be written', cause);
+    }
+    return this.remember(key, { ...output.file, mimeType });
+  }
+
+  private keyOf(mimeType: string): string {
+    return `${outputPrefix(this.jobId, this.attempt)}${this.written.length}.${EXTENSIONS[mimeType] ?? 'bin'}`;
+  }
+
+  private remember(key: string, file: Omit<OutputFile, 'bytes'>): StoredOutput {
+    const index = this.written.length;
     const stored: StoredOutput = {
       index,
       key,

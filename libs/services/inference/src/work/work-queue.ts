@@ -149,7 +149,7 @@ export class WorkQueue {
    */
   async recordIntent(item: ClaimedItem, backend: string, submission: string): Promise<boolean> {
     const changed = await this.prisma.$executeRawUnsafe(
-      `UPDATE inference.work_items SET backend = $3, backend_submission = $4, backend_handle = NULL, updated_at = now()
+      `UPDATE inference.work_items SET backend = $3, backend_submission = $4, backend_handle = NULL, backend_report = NULL, updated_at = now()
         WHERE job_id = $1 AND claim_token = $2 AND status = 'running'`,
       item.jobId,
       item.claimToken,
@@ -249,6 +249,34 @@ export class WorkQueue {
       jobId,
     );
     return rows[0] ? { status: rows[0].status, ...storedTask(rows[0]) } : undefined;
+  }
+
+  /**
+   * Keeps a backend's report about a job's task (a Cog prediction posted by callback) while the job
+   * is open and still runs that task; a final report is never replaced. False when nothing changed.
+   */
+  async storeReport(jobId: string, backend: string, submission: string, report: Record<string, unknown>): Promise<boolean> {
+    const changed = await this.prisma.$executeRawUnsafe(
+      `UPDATE inference.work_items SET backend_report = $4::jsonb, updated_at = now()
+        WHERE job_id = $1 AND backend = $2 AND backend_submission = $3 AND status IN ('queued', 'running')
+          AND coalesce(backend_report->>'status', '') NOT IN ('succeeded', 'failed', 'canceled')`,
+      jobId,
+      backend,
+      submission,
+      JSON.stringify(report),
+    );
+    return changed > 0;
+  }
+
+  /** The last report stored for the job's task under `submission`, if any. */
+  async reportOf(jobId: string, submission: string): Promise<Record<string, unknown> | undefined> {
+    const rows = await this.prisma.$queryRawUnsafe<{ report: Record<string, unknown> | string | null }[]>(
+      `SELECT backend_report AS report FROM inference.work_items WHERE job_id = $1 AND backend_submission = $2`,
+      jobId,
+      submission,
+    );
+    const report = rows[0]?.report;
+    return typeof report === 'string' ? (JSON.parse(report) as Record<string, unknown>) : (report ?? undefined);
   }
 
   /** Deletes finished items last changed more than `olderThanMs` ago; returns how many. */

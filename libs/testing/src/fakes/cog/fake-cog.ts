@@ -9,6 +9,9 @@
  * - crates/coglet/src/transport/http/routes.rs — create_prediction_idempotent: a body `id` other
  *   than the URL's is 422 `{detail: [{loc, msg, type}]}`; a PUT of an id still in flight answers
  *   202 with that prediction (never a second one); a finished prediction is forgotten (no GET).
+ * - crates/coglet/src/webhook.rs — a terminal webhook (`completed`) is retried with exponential
+ *   backoff on 429/5xx and connection errors (here: `terminalRetries` times from 100 ms); other
+ *   webhooks are sent once.
  *
  * Failure modes per test with `fail(...)`: `down` (connections reset), `http-4xx` (422, input
  * invalid), `http-5xx` (500), `malformed` (200 with an HTML body), `never-ends` (the last step never
@@ -41,9 +44,22 @@ export class FakeCog {
       options,
       (_id, _i, png) => `data:image/png;base64,${png.toString('base64')}`,
       (p) => {
-        if (p.webhook) void this.post(p.webhook, JSON.stringify(p));
+        if (p.webhook) void this.notify(p.webhook, JSON.stringify(p), isFinal(p));
       },
     );
+  }
+
+  /** Terminal webhooks are retried this many times (cog: 12); tests of a long outage raise it. */
+  terminalRetries = 6;
+  private closed = false;
+
+  private async notify(url: string, body: string, terminal: boolean): Promise<void> {
+    for (let attempt = 0; ; attempt++) {
+      const sent = await this.post(url, body);
+      const retry = sent.status === 0 || sent.status === 429 || (sent.status ?? 0) >= 500;
+      if (!terminal || !retry || attempt >= this.terminalRetries || this.closed) return;
+      await new Promise((resolve) => setTimeout(resolve, 100 * 2 ** Math.min(attempt, 10)));
+    }
   }
 
   static async start(options: FakePredictionsOptions = {}): Promise<FakeCog> {
@@ -75,6 +91,7 @@ export class FakeCog {
   }
 
   async close(): Promise<void> {
+    this.closed = true;
     this.predictions.close();
     for (const socket of this.connections) socket.destroy();
     await new Promise<void>((resolve) => this.server.close(() => resolve()));

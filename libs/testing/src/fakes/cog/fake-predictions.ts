@@ -26,6 +26,8 @@ export interface FakePrediction {
   completed_at?: string;
   version?: string;
   model?: string;
+  /** A training's destination (`owner/name`). */
+  destination?: string;
 }
 
 export interface FakePredictionsOptions {
@@ -52,6 +54,8 @@ export class FakePredictions {
     private readonly outputOf: (id: string, index: number, png: Buffer) => string,
     /** Sends a webhook (each fake its own way: Replicate signs). */
     private readonly notify: (prediction: FakePrediction) => void,
+    /** The output of a succeeded run (default: `num_outputs` PNGs given by `outputOf`; a training's is `{version, weights}`). */
+    private readonly produce?: (prediction: FakePrediction) => Promise<unknown>,
   ) {}
 
   create(id: string, input: Record<string, unknown>, extra: Partial<FakePrediction> = {}): FakePrediction {
@@ -102,7 +106,7 @@ export class FakePredictions {
       this.finish(prediction, 'failed');
       return;
     }
-    void this.render(prediction).then((outputs) => {
+    void (this.produce ?? ((p: FakePrediction) => this.render(p)))(prediction).then((outputs) => {
       if (isFinal(prediction)) return;
       prediction.output = outputs;
       this.finish(prediction, 'succeeded');

@@ -90,6 +90,7 @@ export class ModelCopyService {
         inputs: source.inputs as Prisma.InputJsonValue,
         tags: source.tags,
         ...(source.parameters ? { parameters: source.parameters as Prisma.InputJsonValue } : {}),
+        ...(source.backend ? { backend: source.backend } : {}),
         ...(trained && source.trainingStats ? { trainingStats: source.trainingStats as Prisma.InputJsonValue } : {}),
         ...(artifacts ? { artifacts: artifacts as unknown as Prisma.InputJsonValue } : {}),
         description: source.description,
@@ -123,6 +124,8 @@ export class ModelCopyService {
   /** The trained files, copied under the new model's prefix (a deleted or transferred source keeps nothing shared). */
   private async copyFiles(source: ModelRow, target: TenantRef, id: string): Promise<ModelArtifacts | undefined> {
     const artifacts = source.artifacts as ModelArtifacts | null;
+    // A backend's training (Replicate) has no files here, only the version it made there: the copy runs the same version.
+    if (artifacts?.version && !artifacts.files?.length) return { ...artifacts, files: [] };
     if (!artifacts?.files?.length) return undefined;
     const prefix = modelFilesPrefix(target.projectId, id, 'copy');
     const files: ModelArtifacts['files'] = [];

@@ -32,6 +32,9 @@ export class ModelView {
   inputs!: Record<string, unknown>[];
   @ApiPropertyOptional({ ...OPEN_OBJECT, description: 'Training parameters' })
   parameters?: Record<string, unknown>;
+  @ApiPropertyOptional({ description: 'Not upstream: the backend the model runs on (docs/models.md)' }) backend?: string;
+  @ApiPropertyOptional({ description: "Not upstream: the version the backend's training made (a Replicate owner/name:version)" })
+  trainedVersion?: string;
   @ApiProperty({ type: [String] }) tags!: string[];
   @ApiProperty({ type: [String] }) collectionIds!: string[];
   @ApiProperty({ type: [String], description: 'The example assets, in order (PUT /examples)' }) exampleAssetIds!: string[];

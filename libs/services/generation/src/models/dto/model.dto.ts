@@ -151,6 +151,20 @@ class ModelFields {
   @Omittable()
   @IsObject()
   parameters?: Record<string, unknown>;
+
+  @ApiPropertyOptional({
+    type: String,
+    nullable: true,
+    example: 'r8',
+    description:
+      "Not upstream: the backend (a name in the inference worker's INFERENCE_BACKENDS_FILE) the model's trainings and generations run on; null unsets it (docs/models.md)",
+  })
+  @IsOptional()
+  @IsString()
+  @Matches(/^[a-z][a-z0-9-]{0,39}$/, {
+    message: 'backend must be a backend name: 1–40 lower-case letters, digits and -, starting with a letter',
+  })
+  backend?: string | null;
 }
 
 /**

@@ -87,6 +87,17 @@ export class BackendHttp {
    * it arrives, never more). Credentials go only to the backend's own origin.
    */
   async download(url: string, maxBytes: number, what: string, signal?: AbortSignal): Promise<Buffer> {
+    const chunks: Buffer[] = [];
+    for await (const chunk of await this.open(url, maxBytes, what, signal)) chunks.push(chunk);
+    return Buffer.concat(chunks);
+  }
+
+  /**
+   * Opens a file the backend names by URL as a stream of chunks, checked as `download` checks it:
+   * a declared length over `maxBytes` is refused before any byte, and the stream throws as soon
+   * as more than `maxBytes` arrived (it never holds more).
+   */
+  async open(url: string, maxBytes: number, what: string, signal?: AbortSignal): Promise<AsyncIterable<Buffer>> {
     let target: URL;
     try {
       target = new URL(url, this.base);
@@ -109,17 +120,18 @@ export class BackendHttp {
       await response.body?.cancel().catch(() => undefined);
       throw tooLarge(String(declared));
     }
-    const chunks: Buffer[] = [];
-    let size = 0;
-    for await (const chunk of response.body ?? []) {
-      size += chunk.length;
-      if (size > maxBytes) {
-        await response.body?.cancel().catch(() => undefined);
-        throw tooLarge(`more than ${maxBytes}`);
+    const body = response.body;
+    return (async function* () {
+      let size = 0;
+      for await (const chunk of body ?? []) {
+        size += chunk.length;
+        if (size > maxBytes) {
+          await body?.cancel().catch(() => undefined);
+          throw tooLarge(`more than ${maxBytes}`);
+        }
+        yield Buffer.from(chunk);
       }
-      chunks.push(Buffer.from(chunk));
-    }
-    return Buffer.concat(chunks);
+    })();
   }
 
   invalid(call: string, what: string): EngineError {

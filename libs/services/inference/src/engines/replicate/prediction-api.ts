@@ -39,15 +39,15 @@ export class ReplicateApi {
    * marker found after a crash), its query signed for the job (when callbacks are on).
    */
   webhookFor(submission: string, jobId: string): string {
-    const base = this.config.callbackUrl;
-    const url = new URL(`v1/backend-callbacks/${this.config.name}/${submission}`, base.endsWith('/') ? base : `${base}/`);
-    url.search = this.callbacks.query(this.config.name, submission, jobId, this.config.timeouts.job);
-    return url.toString();
+    return this.callbacks.url(this.config.callbackUrl, this.config.name, submission, jobId, this.config.timeouts.job);
   }
 
-  /** POST /predictions {version} for a pinned version, else POST /models/{owner}/{name}/predictions (the model's latest). */
-  async create(route: string, input: Record<string, unknown>, submission: string, jobId: string, signal: AbortSignal): Promise<Prediction> {
-    const ref = this.config.models[route];
+  /**
+   * POST /predictions {version} for a pinned version, else POST /models/{owner}/{name}/predictions
+   * (the model's latest). `ref` is the route's model unless the job names another (a version a
+   * training made).
+   */
+  async create(ref: string, input: Record<string, unknown>, submission: string, jobId: string, signal: AbortSignal): Promise<Prediction> {
     const [model, version] = ref.includes('/') ? ref.split(':') : [undefined, ref];
     const webhook = this.webhookFor(submission, jobId);
     const body = { ...(version ? { version } : {}), input, webhook, webhook_events_filter: ['start', 'completed'] };

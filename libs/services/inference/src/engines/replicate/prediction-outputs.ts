@@ -1,4 +1,5 @@
 import { MAX_JOB_OUTPUTS } from '@genasset/contracts';
+import { sniff } from '@genasset/storage';
 import { imageType, parentOf } from '../backend/backend-images';
 import type { BackendHttp } from '../backend/backend-http';
 import { EngineError, type EngineContext, type EngineJob, type StoredOutput } from '../engine';
@@ -21,7 +22,11 @@ function dataUrl(url: string, maxBytes: number, label: string): Buffer {
   return match[1] ? Buffer.from(match[2], 'base64') : Buffer.from(decodeURIComponent(match[2]));
 }
 
-/** Fetches (size-capped), checks and stores the images of a succeeded prediction as the job's outputs. */
+/**
+ * Stores the images of a succeeded prediction as the job's outputs: URLs streamed into storage
+ * (size-capped as they arrive, typed by their first bytes) where the context can, else fetched
+ * (size-capped) and decoded to check them; data URLs (Cog) are in memory already and decoded.
+ */
 export async function storePredictionOutputs(
   http: BackendHttp,
   prediction: Prediction,
@@ -33,24 +38,33 @@ export async function storePredictionOutputs(
   if (files.length === 0) throw new EngineError(`${http.label} finished prediction ${prediction.id} without a file output`);
   const parentAssetId = parentOf(job.input);
   const outputs: StoredOutput[] = [];
+  const notImage = (i: number) => new EngineError(`${http.label} produced output ${i + 1}, which is not an image (${job.mode} needs an image)`);
   for (const [i, url] of files.slice(0, MAX_JOB_OUTPUTS).entries()) {
+    const file = {
+      assetType: outputAssetType(job.mode),
+      ...(parentAssetId ? { parentAssetId } : {}),
+      metadata: {
+        backend: options.backend,
+        ...(options.model ? { backendModel: options.model } : {}),
+        ...(options.seed !== undefined ? { seed: options.seed } : {}),
+        predictionId: prediction.id,
+      },
+    };
+    // A URL (Replicate) streams into storage, limited as it arrives and typed by its first bytes.
+    if (!url.startsWith('data:') && ctx.writeOutputStream) {
+      const chunks = await http.open(url, options.maxBytes, `file ${i + 1}`, ctx.signal);
+      const type = (head: Buffer) => {
+        const found = sniff(head, head.length);
+        if (found?.family !== 'image') throw notImage(i);
+        return found.mimeType;
+      };
+      outputs.push(await ctx.writeOutputStream({ file, chunks, type }));
+      continue;
+    }
     const bytes = url.startsWith('data:') ? dataUrl(url, options.maxBytes, http.label) : await http.download(url, options.maxBytes, `file ${i + 1}`, ctx.signal);
     const mimeType = await imageType(bytes);
-    if (!mimeType) throw new EngineError(`${http.label} produced output ${i + 1}, which is not an image (${job.mode} needs an image)`);
-    outputs.push(
-      await ctx.writeOutput({
-        bytes,
-        mimeType,
-        assetType: outputAssetType(job.mode),
-        ...(parentAssetId ? { parentAssetId } : {}),
-        metadata: {
-          backend: options.backend,
-          ...(options.model ? { backendModel: options.model } : {}),
-          ...(options.seed !== undefined ? { seed: options.seed } : {}),
-          predictionId: prediction.id,
-        },
-      }),
-    );
+    if (!mimeType) throw notImage(i);
+    outputs.push(await ctx.writeOutput({ ...file, bytes, mimeType }));
   }
   return outputs;
 }
