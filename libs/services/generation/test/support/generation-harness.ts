@@ -7,6 +7,8 @@ import { ASSETS_API, JOBS_API, MODELS_API } from '@genasset/contracts';
 // eslint-disable-next-line @nx/enforce-module-boundaries
 import { ASSET_SCHEMA, ASSET_SERVICE, AssetServiceModule } from '@genasset/service-asset';
 // eslint-disable-next-line @nx/enforce-module-boundaries
+import { INFERENCE_SCHEMA, INFERENCE_SERVICE, InferenceWorkerModule } from '@genasset/service-inference';
+// eslint-disable-next-line @nx/enforce-module-boundaries
 import { JOB_SCHEMA, JOB_SERVICE, JobServiceModule } from '@genasset/service-job';
 import { S3ObjectStore } from '@genasset/storage';
 import {
@@ -56,13 +58,22 @@ export interface GenerationHarness extends ServiceHarness {
   storedInputs(projectId: string): Promise<string[]>;
 }
 
-/** generation-service with job-service and asset-service in one process, on the real database, broker and S3 server. */
-export async function startGenerationHarness(env: Record<string, string> = {}): Promise<GenerationHarness> {
+const INFERENCE_DESCRIPTOR: ServiceDescriptor = { name: INFERENCE_SERVICE, schema: INFERENCE_SCHEMA, module: InferenceWorkerModule };
+
+/**
+ * generation-service with job-service and asset-service in one process, on the real database,
+ * broker and S3 server; `worker: true` adds the inference-worker (its built-in engines run the jobs).
+ */
+export async function startGenerationHarness(
+  env: Record<string, string> = {},
+  options: { worker?: boolean } = {},
+): Promise<GenerationHarness> {
   const harness = await startServiceHarness({
-    services: [GENERATION_DESCRIPTOR, JOB_DESCRIPTOR, ASSET_DESCRIPTOR],
+    services: [GENERATION_DESCRIPTOR, JOB_DESCRIPTOR, ASSET_DESCRIPTOR, ...(options.worker ? [INFERENCE_DESCRIPTOR] : [])],
     env: {
       INTERNAL_API_TOKEN: `int_${randomBytes(16).toString('base64url')}`,
       GENERATION_RESULT_WAIT: '0',
+      ...(options.worker ? { INFERENCE_POLL_INTERVAL: '200ms', INFERENCE_RETRY_DELAY: '100ms', INFERENCE_PROGRESS_INTERVAL: '0' } : {}),
       ...env,
     },
   });
