@@ -1,6 +1,6 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { waitFor, type Tenant } from '@genasset/testing';
+import { waitFor, WebhookReceiver, type Tenant } from '@genasset/testing';
 import { startGenerationHarness, type GenerationHarness } from './support/generation-harness';
 
 jest.setTimeout(240_000);
@@ -46,6 +46,7 @@ describe('PUT /v1/workflows/{workflowId}/run', () => {
   let tenant: Tenant;
   let other: Tenant;
   let hanging: Server;
+  let hooks: WebhookReceiver;
   const held: { end: () => void }[] = [];
 
   beforeAll(async () => {
@@ -55,12 +56,15 @@ describe('PUT /v1/workflows/{workflowId}/run', () => {
     const url = `http://127.0.0.1:${(hanging.address() as AddressInfo).port}/run`;
     harness = await startGenerationHarness(
       { INFERENCE_PREVIEW: 'off', INFERENCE_ENGINES: 'remove-background=none,vectorize=http', INFERENCE_HTTP_URL: url, INFERENCE_HTTP_RETRIES: '0' },
-      { worker: true },
+      { worker: true, webhooks: true },
     );
     [tenant, other] = [await harness.tenant(), await harness.tenant()];
+    hooks = await WebhookReceiver.start();
+    await ok('POST', `/v1/projects/${tenant.projectId}/webhook-endpoints`, { url: hooks.url, enabledEvents: ['*'] });
   });
   afterAll(async () => {
     held.forEach((h) => h.end());
+    await hooks?.close();
     await new Promise((resolve) => hanging?.close(resolve));
     await harness?.close();
   });
@@ -87,6 +91,14 @@ describe('PUT /v1/workflows/{workflowId}/run', () => {
     );
   const used = async (who: Tenant) =>
     (await harness.request('GET', `/v1/teams/${who.teamId}/usage`, { auth: who.auth.teamAdmin })).body.usedCreativeUnits as number;
+  /** The webhooks sent about one job: their types, in order of arrival. */
+  const webhooksOf = (jobId: string, count: number) =>
+    waitFor(() => {
+      const events = hooks.requests
+        .map((r) => JSON.parse(r.rawBody.toString()) as { type: string; data: { jobId: string; jobType: string } })
+        .filter((e) => e.data.jobId === jobId);
+      return events.length >= count ? events : undefined;
+    }, { timeoutMs: 20_000, what: `${count} webhooks about ${jobId}` });
   const state = async () => JSON.stringify([
     await harness.db.query('SELECT * FROM generation.workflow_runs ORDER BY job_id'),
     await harness.countJobs(tenant.projectId),
@@ -129,6 +141,11 @@ describe('PUT /v1/workflows/{workflowId}/run', () => {
     const output = await asset(pixelated);
     expect(output.metadata).toMatchObject({ parentId: upscaled, rootParentId: image });
     expect((await asset(upscaled)).metadata).toMatchObject({ parentId: image });
+    // The run's job sends the lifecycle webhooks of any generation.
+    expect((await webhooksOf(run.jobId, 2)).map((e) => [e.type, e.data.jobType])).toEqual([
+      ['generation.created', 'workflow'],
+      ['generation.completed', 'workflow'],
+    ]);
   });
 
   it('fails the run when a step fails, skips the steps after it and refunds what did not run', async () => {
@@ -165,6 +182,7 @@ describe('PUT /v1/workflows/{workflowId}/run', () => {
       { kind: 'refund', units: charged - pixelatePrice, reason: 'failure' },
     ]);
     expect((await used(tenant)) - usedBefore).toBe(pixelatePrice);
+    expect((await webhooksOf(run.jobId, 2)).map((e) => e.type)).toEqual(['generation.created', 'generation.failed']);
   });
 
   it('cancel stops every running step (two in parallel) and skips the rest', async () => {
