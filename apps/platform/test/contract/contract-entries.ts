@@ -253,6 +253,19 @@ export const CONTRACT_ENTRIES: ContractEntry[] = [
     const { workflow } = await f.api('POST', '/v1/workflows', WORKFLOW);
     return { path: `/v1/workflows/${workflow.id}` };
   }),
+  entry('PUT /v1/workflows/{workflowId}/run', async (f) => {
+    const { workflow } = await f.api('POST', '/v1/workflows', WORKFLOW);
+    return { path: `/v1/workflows/${workflow.id}/run`, body: { inputs: { image: f.image } } };
+  }),
+  // Upstream lists only a 200 for the run; its dry run answers 269 like every generation's, with upstream's DryRunResponse.
+  entry(
+    'PUT /v1/workflows/{workflowId}/run',
+    async (f) => {
+      const { workflow } = await f.api('POST', '/v1/workflows', WORKFLOW);
+      return { path: `/v1/workflows/${workflow.id}/run?dryRun=true`, body: { inputs: { image: f.image } }, status: 269, definition: 'DryRunResponse' };
+    },
+    'dry run',
+  ),
   // Account and discovery (tags, usages, prices, recommendations)
   // Search (docs/search.md): hybrid, an uploaded image (it has an embedding) as the reference.
   entry('POST /v1/search/assets', (f) => ({ path: '/v1/search/assets', body: { query: 'input', image: f.image, hitsPerPage: 5, page: 1 } })),

@@ -1,6 +1,7 @@
 import { Type } from 'class-transformer';
 import {
   IsIn,
+  IsInt,
   IsNumber,
   IsObject,
   IsOptional,
@@ -139,6 +140,16 @@ export class JobFailedReportData {
   @MinLength(1)
   @MaxLength(2000)
   reason!: string;
+
+  /**
+   * Creative units to give back, when the job consumed part of its charge before it failed (a
+   * workflow run refunds the units of the steps that did not run). Absent: the whole charge.
+   * Never more than the charge.
+   */
+  @IsOptional()
+  @IsInt()
+  @Min(0)
+  refundUnits?: number;
 }
 
 export const JobProgressReported = defineEvent({

@@ -2,6 +2,7 @@ import { Module } from '@nestjs/common';
 import { GenerationDataModule } from './generation-data.module';
 import { GenerationMessagingModule } from './generation-messaging.module';
 import { GenerateModule } from './generate/generate.module';
+import { JobFactsController } from './job-facts.controller';
 import { ModelsApiModule } from './models-api/models-api.module';
 import { ModelsModule } from './models/models.module';
 import { RecommendationsModule } from './recommendations/recommendations.module';
@@ -21,5 +22,6 @@ import { WorkflowsModule } from './workflows/workflows.module';
     RecommendationsModule,
     WorkflowsModule,
   ],
+  controllers: [JobFactsController],
 })
 export class GenerationServiceModule {}

@@ -2,14 +2,14 @@ import { Injectable } from '@nestjs/common';
 import { plainToInstance } from 'class-transformer';
 import { validateSync } from 'class-validator';
 import type { Principal } from '@genasset/auth';
-import type { CreativeUnitsPrice } from '@genasset/contracts';
+import type { CreativeUnitsPrice, JobView, TenantRef } from '@genasset/contracts';
 import { ApiError, flattenValidationErrors } from '@genasset/http';
 import { GenerationPricing } from './cost/generation-pricing';
 import { CustomGenerateBody } from './dto/custom.dto';
 import { FOREIGN_ID } from './dto/fields';
 import { isDryRun, type GenerateQuery } from './dto/generate.query';
 import { customInputsOf } from './inputs/image-inputs';
-import { InputResolver } from './inputs/input-resolver';
+import { InputResolver, type ResolvedInputs } from './inputs/input-resolver';
 import { JobLauncher } from './job-launcher';
 import { GENERATE_LIMITS } from './limits';
 import { ProjectScopes } from './project-scope';
@@ -77,23 +77,53 @@ export class CustomGenerateService {
     if (!FOREIGN_ID.test(modelId))
       throw ApiError.validation([{ field: 'modelId', messages: ['modelId is not a valid id'] }]);
     const tenant = await this.scopes.resolve(principal, query.projectId);
+    const prepared = await this.prepare(tenant, modelId, raw);
+    if (isDryRun(query.dryRun)) return prepared.price;
+    const { job } = await this.start(prepared);
+    return { job, ...prepared.price };
+  }
+
+  /** Everything before the job (a workflow's custom-model step goes through here too). */
+  async prepare(
+    tenant: TenantRef,
+    modelId: string,
+    raw: unknown,
+    unresolved: ReadonlySet<string> = new Set(),
+  ): Promise<PreparedCustomGeneration> {
     // A named preset fills what the body leaves out (docs/models.md: Presets).
-    const generic = await this.presets.apply(tenant, modelId, checkCustomBody(raw));
+    const body = await this.presets.apply(tenant, modelId, checkCustomBody(raw));
     // The model decides the rest: its declared inputs (types, rules, ranges, files as asset ids).
-    const run = await this.models.forCustom(tenant, modelId, generic);
-    const body = generic;
-    const inputs = await this.inputs.resolve(tenant, customInputsOf(body));
+    const run = await this.models.forCustom(tenant, modelId, body);
+    const inputs = await this.inputs.resolve(tenant, customInputsOf(body).filter((i) => !unresolved.has(i.value)));
     const price = this.pricing.price('custom', body, inputs.sizes);
-    if (isDryRun(query.dryRun)) return price;
+    return { tenant, modelId, body, inputs, price, ...(run.learnedModel ? { learnedModel: run.learnedModel } : {}) };
+  }
+
+  /** Launches the prepared job; options as GenerateService.start's. */
+  async start(
+    prepared: PreparedCustomGeneration,
+    options: { creativeUnitsCost?: number; idempotencyKey?: string; extra?: Record<string, unknown> } = {},
+  ): Promise<{ job: JobView }> {
+    const { tenant, modelId, body, inputs, price, learnedModel } = prepared;
     const { job } = await this.launcher.launch({
       tenant,
       generationMode: 'custom',
       body: { ...body },
       inputs,
-      price,
+      price: options.creativeUnitsCost === undefined ? price : { ...price, creativeUnitsCost: options.creativeUnitsCost },
       modelId,
-      ...(run.learnedModel ? { extra: { learnedModel: run.learnedModel } } : {}),
+      ...(options.idempotencyKey ? { idempotencyKey: options.idempotencyKey } : {}),
+      extra: { ...(learnedModel ? { learnedModel } : {}), ...options.extra },
     });
-    return { job, ...price };
+    return { job };
   }
+}
+
+export interface PreparedCustomGeneration {
+  tenant: TenantRef;
+  modelId: string;
+  body: Record<string, unknown>;
+  inputs: ResolvedInputs;
+  price: CreativeUnitsPrice;
+  learnedModel?: Record<string, unknown>;
 }

@@ -37,5 +37,7 @@ import { ResultWait } from './responses/result-wait';
     GenerateService,
     CustomGenerateService,
   ],
+  // A workflow's steps are generations: the workflows feature prepares and starts them here.
+  exports: [GenerateService, CustomGenerateService, JobLauncher, InputResolver],
 })
 export class GenerateModule {}

@@ -1,12 +1,12 @@
 import { Injectable } from '@nestjs/common';
 import type { FastifyReply } from 'fastify';
 import type { Principal } from '@genasset/auth';
-import type { CreativeUnitsPrice } from '@genasset/contracts';
+import type { CreativeUnitsPrice, JobView, TenantRef } from '@genasset/contracts';
 import { ApiError, type FieldError } from '@genasset/http';
 import { GenerationPricing } from './cost/generation-pricing';
 import { isDryRun, type GenerateQuery } from './dto/generate.query';
 import { imageInputsOf } from './inputs/image-inputs';
-import { InputResolver } from './inputs/input-resolver';
+import { InputResolver, type ResolvedInputs } from './inputs/input-resolver';
 import { JobLauncher } from './job-launcher';
 import { modelRunBy, type ModeDefinition } from './modes/mode-definition';
 import { ProjectScopes } from './project-scope';
@@ -14,6 +14,8 @@ import { conditioningModelRefs, ModelRuns } from '../models/model-runs';
 import { modeResponse, RESULT_KINDS } from './responses/mode-responses';
 import { pendingAsset, reserveAssetId } from './responses/pending-asset';
 import { ResultWait } from './responses/result-wait';
+
+const NOTHING: ReadonlySet<string> = new Set();
 
 /** Status of a successful dry run (spec: Generation). */
 export const DRY_RUN_STATUS = 269;
@@ -66,6 +68,31 @@ export class GenerateService {
     reply: FastifyReply,
   ): Promise<Record<string, unknown> | CreativeUnitsPrice> {
     const tenant = await this.scopes.resolve(principal, query.projectId);
+    const prepared = await this.prepare(mode, tenant, dto);
+    if (isDryRun(query.dryRun)) {
+      void reply.status(DRY_RUN_STATUS);
+      return prepared.price;
+    }
+    const { job, input, outputAssetId } = await this.start(prepared);
+    const current = RESULT_KINDS.has(mode.response) ? await this.results.until(tenant, job) : job;
+    const asset =
+      mode.output && outputAssetId ? pendingAsset(mode.output, outputAssetId, prepared.body, tenant, job) : undefined;
+    return modeResponse(mode, current, prepared.price, input, asset);
+  }
+
+  /**
+   * Everything before the job: the body's rules, the models it names (ones the caller may use),
+   * the image inputs (assets of the project, data URLs decoded) and the price. `dto` is a
+   * validated instance of `mode.body`. A workflow step goes through here too; before its run,
+   * `unresolved` holds the stand-ins for assets earlier steps have not made yet (left out of the
+   * asset lookup, priced at the default size).
+   */
+  async prepare(
+    mode: ModeDefinition,
+    tenant: TenantRef,
+    dto: object,
+    unresolved: ReadonlySet<string> = NOTHING,
+  ): Promise<PreparedGeneration> {
     const body = plain(dto);
     checkRules(mode, body);
     // A registry model (model_…) must be one the caller may use; its learned files go to the worker with the job.
@@ -74,28 +101,46 @@ export class GenerateService {
       : undefined;
     // So must every other model id of the request (concepts, conditioning models): none of another team's private models.
     await this.models.conditioning(tenant, conditioningModelRefs(body, mode.runsModel === true));
-    const inputs = await this.inputs.resolve(tenant, imageInputsOf(dto));
+    const inputs = await this.inputs.resolve(tenant, imageInputsOf(dto).filter((i) => !unresolved.has(i.value)));
     const price = this.pricing.price(mode.name, body, inputs.sizes);
-    if (isDryRun(query.dryRun)) {
-      void reply.status(DRY_RUN_STATUS);
-      return price;
-    }
+    return { mode, tenant, body, inputs, price, ...(learnedModel ? { learnedModel } : {}) };
+  }
+
+  /**
+   * Launches the prepared generation's job. `options.creativeUnitsCost` overrides the price's
+   * charge (a workflow step: the run was charged for it), `options.idempotencyKey` makes a
+   * repeated start return the first job.
+   */
+  async start(
+    prepared: PreparedGeneration,
+    options: { creativeUnitsCost?: number; idempotencyKey?: string; extra?: Record<string, unknown> } = {},
+  ): Promise<{ job: JobView; input: Record<string, unknown>; outputAssetId?: string }> {
+    const { mode, tenant, body, inputs, price, learnedModel } = prepared;
     const outputAssetId = mode.output ? reserveAssetId() : undefined;
     const { job, input } = await this.launcher.launch({
       tenant,
       generationMode: mode.name,
       body,
       inputs,
-      price,
+      price: options.creativeUnitsCost === undefined ? price : { ...price, creativeUnitsCost: options.creativeUnitsCost },
       modelId: modelRunBy(mode, body),
-      extra:
-        outputAssetId || learnedModel
-          ? { ...(outputAssetId ? { outputAssetId } : {}), ...(learnedModel ? { learnedModel } : {}) }
-          : undefined,
+      ...(options.idempotencyKey ? { idempotencyKey: options.idempotencyKey } : {}),
+      extra: {
+        ...(outputAssetId ? { outputAssetId } : {}),
+        ...(learnedModel ? { learnedModel } : {}),
+        ...options.extra,
+      },
     });
-    const current = RESULT_KINDS.has(mode.response) ? await this.results.until(tenant, job) : job;
-    const asset =
-      mode.output && outputAssetId ? pendingAsset(mode.output, outputAssetId, body, tenant, job) : undefined;
-    return modeResponse(mode, current, price, input, asset);
+    return { job, input, ...(outputAssetId ? { outputAssetId } : {}) };
   }
+}
+
+/** A generate request checked, resolved and priced: what `start` launches. */
+export interface PreparedGeneration {
+  mode: ModeDefinition;
+  tenant: TenantRef;
+  body: Record<string, unknown>;
+  inputs: ResolvedInputs;
+  price: CreativeUnitsPrice;
+  learnedModel?: Record<string, unknown>;
 }

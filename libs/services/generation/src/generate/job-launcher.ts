@@ -22,6 +22,8 @@ export interface Launch<M extends GenerationMode> {
   inputs: ResolvedInputs;
   price: CreativeUnitsPrice;
   modelId?: string;
+  /** Makes a repeated launch return the first job (job-service's idempotency key). */
+  idempotencyKey?: string;
   /** Extra executor fields (outputAssetId). */
   extra?: Record<string, unknown>;
 }
@@ -58,6 +60,7 @@ export class JobLauncher {
         input,
         ...(launch.modelId ? { modelId: launch.modelId } : {}),
         creativeUnitsCost: launch.price.creativeUnitsCost,
+        ...(launch.idempotencyKey ? { idempotencyKey: launch.idempotencyKey } : {}),
       });
       return { job, input };
     } catch (error) {

@@ -41,10 +41,10 @@ import { PresetsService } from './presets/presets.service';
     TrainingImagesController,
     ScoresController,
     ModelCopyController,
-    TrainingFactsController,
     CollectionFactsController,
   ],
   providers: [
+    TrainingFactsController,
     ProjectScopes,
     ModelAccess,
     ModelRuns,
@@ -63,6 +63,6 @@ import { PresetsService } from './presets/presets.service';
     ModelCopyRepository,
     ModelCopyService,
   ],
-  exports: [ModelAccess, ModelRuns, ModelsService, ProjectScopes, PresetsService],
+  exports: [ModelAccess, ModelRuns, ModelsService, ProjectScopes, PresetsService, TrainingFactsController],
 })
 export class ModelsModule {}

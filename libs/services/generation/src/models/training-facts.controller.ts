@@ -1,18 +1,15 @@
-import { Controller, Inject, Logger } from '@nestjs/common';
-import { Ctx, Payload } from '@nestjs/microservices';
+import { Inject, Injectable, Logger } from '@nestjs/common';
 import {
   JobCanceled,
   JobFailed,
   JobStarted,
   JobSucceeded,
-  TOPICS,
   type EventEnvelope,
   type JobLifecycleData,
 } from '@genasset/contracts';
-import { EventContext, OnEvent } from '@genasset/messaging';
+import type { EventContext } from '@genasset/messaging';
 import { OBJECT_STORE, type ObjectStore } from '@genasset/storage';
 import type { Prisma } from '../generated/prisma/client';
-import { GENERATION_SERVICE } from '../generation.schema';
 import { trainingJobKey, type ModelArtifacts } from './training.service';
 
 type Tx = Prisma.TransactionClient;
@@ -26,28 +23,19 @@ const FINAL: Record<string, string> = {
 
 /**
  * How the registry learns a training's outcome: job-service's lifecycle facts
- * of `model-training` jobs. Idempotent: the messaging inbox records each fact
+ * of `model-training` jobs (consumed by JobFactsController, which hands them here). Idempotent: the messaging inbox records each fact
  * in `ctx.tx`, and every update is conditional on the model still training
  * with this job, so a late or repeated fact (or one of an older training)
  * changes nothing.
  */
-@Controller()
+@Injectable()
 export class TrainingFactsController {
   private readonly logger = new Logger('ModelTraining');
 
   constructor(@Inject(OBJECT_STORE) private readonly store: ObjectStore) {}
 
-  @OnEvent(TOPICS.jobLifecycle, {
-    consumer: GENERATION_SERVICE,
-    types: [JobStarted.type, JobSucceeded.type, JobFailed.type, JobCanceled.type],
-    // Every generation job's facts pass by here: skip them before any transaction.
-    when: (envelope: EventEnvelope<JobLifecycleData>) =>
-      envelope.data.kind === 'model-training' && Boolean(envelope.data.modelId),
-  })
-  async fact(
-    @Payload() envelope: EventEnvelope<JobLifecycleData>,
-    @Ctx() ctx: EventContext<Tx>,
-  ): Promise<void> {
+  /** One lifecycle fact of a `model-training` job (JobFactsController hands it over). */
+  async fact(envelope: EventEnvelope<JobLifecycleData>, ctx: Pick<EventContext<Tx>, 'tx'>): Promise<void> {
     const job = envelope.data;
     if (job.kind !== 'model-training' || !job.modelId) return;
     const tx = ctx.tx;

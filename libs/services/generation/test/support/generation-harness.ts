@@ -7,7 +7,11 @@ import { ASSETS_API, JOBS_API, MODELS_API } from '@genasset/contracts';
 // eslint-disable-next-line @nx/enforce-module-boundaries
 import { ASSET_SCHEMA, ASSET_SERVICE, AssetServiceModule } from '@genasset/service-asset';
 // eslint-disable-next-line @nx/enforce-module-boundaries
+import { INFERENCE_SCHEMA, INFERENCE_SERVICE, InferenceWorkerModule } from '@genasset/service-inference';
+// eslint-disable-next-line @nx/enforce-module-boundaries
 import { JOB_SCHEMA, JOB_SERVICE, JobServiceModule } from '@genasset/service-job';
+// eslint-disable-next-line @nx/enforce-module-boundaries
+import { WEBHOOK_SCHEMA, WEBHOOK_SERVICE, WebhookDispatcherModule } from '@genasset/service-webhook';
 import { S3ObjectStore } from '@genasset/storage';
 import {
   startServiceHarness,
@@ -56,13 +60,33 @@ export interface GenerationHarness extends ServiceHarness {
   storedInputs(projectId: string): Promise<string[]>;
 }
 
-/** generation-service with job-service and asset-service in one process, on the real database, broker and S3 server. */
-export async function startGenerationHarness(env: Record<string, string> = {}): Promise<GenerationHarness> {
+const INFERENCE_DESCRIPTOR: ServiceDescriptor = { name: INFERENCE_SERVICE, schema: INFERENCE_SCHEMA, module: InferenceWorkerModule };
+const WEBHOOK_DESCRIPTOR: ServiceDescriptor = { name: WEBHOOK_SERVICE, schema: WEBHOOK_SCHEMA, module: WebhookDispatcherModule };
+
+/**
+ * generation-service with job-service and asset-service in one process, on the real database,
+ * broker and S3 server; `worker: true` adds the inference-worker (its built-in engines run the jobs),
+ * `webhooks: true` the webhook dispatcher (http and private targets allowed).
+ */
+export async function startGenerationHarness(
+  env: Record<string, string> = {},
+  options: { worker?: boolean; webhooks?: boolean } = {},
+): Promise<GenerationHarness> {
   const harness = await startServiceHarness({
-    services: [GENERATION_DESCRIPTOR, JOB_DESCRIPTOR, ASSET_DESCRIPTOR],
+    services: [
+      GENERATION_DESCRIPTOR,
+      JOB_DESCRIPTOR,
+      ASSET_DESCRIPTOR,
+      ...(options.worker ? [INFERENCE_DESCRIPTOR] : []),
+      ...(options.webhooks ? [WEBHOOK_DESCRIPTOR] : []),
+    ],
     env: {
       INTERNAL_API_TOKEN: `int_${randomBytes(16).toString('base64url')}`,
       GENERATION_RESULT_WAIT: '0',
+      ...(options.worker ? { INFERENCE_POLL_INTERVAL: '200ms', INFERENCE_RETRY_DELAY: '100ms', INFERENCE_PROGRESS_INTERVAL: '0' } : {}),
+      ...(options.webhooks
+        ? { WEBHOOK_SECRET_KEY: randomBytes(32).toString('base64'), WEBHOOK_ALLOW_HTTP: 'true', WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true' }
+        : {}),
       ...env,
     },
   });

@@ -16,9 +16,12 @@ import { cancelBackendTask } from './backend-task';
 import { JobReporter } from './job-reporter';
 import { WorkQueue, type InferenceTx } from './work-queue';
 
-/** Downloads are asset-service's work: skipped here before any transaction. */
-const notDownload = (envelope: EventEnvelope<{ kind: string }>): boolean =>
-  envelope.data.kind !== 'asset-download';
+/**
+ * Downloads are asset-service's work, workflow runs generation-service's (it runs their steps as
+ * jobs of their own): skipped here before any transaction.
+ */
+const isInferenceWork = (envelope: EventEnvelope<{ kind: string; jobType: string }>): boolean =>
+  envelope.data.kind !== 'asset-download' && envelope.data.jobType !== 'workflow';
 
 /**
  * `job.work.v1` for generation jobs. The handler only records the work (with
@@ -36,13 +39,13 @@ export class WorkIntakeController {
     private readonly registry: EngineRegistry,
   ) {}
 
-  @OnEvent(TOPICS.jobWork, { consumer: INFERENCE_SERVICE, types: [JobWorkRequested.type], when: notDownload })
+  @OnEvent(TOPICS.jobWork, { consumer: INFERENCE_SERVICE, types: [JobWorkRequested.type], when: isInferenceWork })
   async requested(
     @Payload() envelope: EventEnvelope<JobWorkRequestedData>,
     @Ctx() ctx: EventContext<InferenceTx>,
   ): Promise<void> {
     const { jobId, jobType, kind, tenant, input, modelId } = envelope.data;
-    if (kind === 'asset-download') return;
+    if (!isInferenceWork(envelope)) return;
     // Trainings and model exports run here too; their route is their kind.
     const mode = kind === 'generation' ? modeOf(jobType, input) : kind;
     if (!mode) {
@@ -67,12 +70,12 @@ export class WorkIntakeController {
     if (queued) this.logger.debug(`job ${jobId}: ${mode} queued`);
   }
 
-  @OnEvent(TOPICS.jobWork, { consumer: INFERENCE_SERVICE, types: [JobWorkCanceled.type], when: notDownload })
+  @OnEvent(TOPICS.jobWork, { consumer: INFERENCE_SERVICE, types: [JobWorkCanceled.type], when: isInferenceWork })
   async canceled(
     @Payload() envelope: EventEnvelope<JobWorkCanceledData>,
     @Ctx() ctx: EventContext<InferenceTx>,
   ): Promise<void> {
-    if (envelope.data.kind === 'asset-download') return;
+    if (!isInferenceWork(envelope)) return;
     const { jobId } = envelope.data;
     const canceled = await this.queue.cancel(ctx.tx, jobId);
     if (!canceled) return;

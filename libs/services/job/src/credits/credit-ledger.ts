@@ -88,7 +88,7 @@ export class TeamCreditLedger implements CreditLedger {
   }
 
   /**
-   * Gives back what the job was charged, once, to the period it was charged
+   * Gives back what the job was charged (at most `entry.units` of it: a partial refund), once, to the period it was charged
    * in: the balance (and its alerts) move only when that period is still the
    * current one; units of an ended period stay spent.
    */
@@ -98,15 +98,16 @@ export class TeamCreditLedger implements CreditLedger {
     const charge = await this.credits.chargeOf(tx, entry.jobId);
     // Charged nothing (free, or created before the ledger existed): nothing to give back.
     if (!charge) return;
+    const units = Math.min(entry.units, charge.units);
     // Lock before writing, in the same order as charges (job row, then account).
     const current = charge.planId === null ? undefined : await this.credits.lockAccount(tx, entry.teamId);
     const recorded = await this.credits.recordMovement(tx, {
-      ...movement({ ...entry, units: charge.units }, charge.planId, at),
+      ...movement({ ...entry, units }, charge.planId, at),
       kind: 'refund',
       reason: entry.reason,
     });
     if (!recorded || charge.planId === null) return;
-    const refunded = await this.credits.addUsed(tx, charge.planId, -charge.units, at);
+    const refunded = await this.credits.addUsed(tx, charge.planId, -units, at);
     if (current?.id !== charge.planId) return;
     await this.alerts.afterChange(
       tx,

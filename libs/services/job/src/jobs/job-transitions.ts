@@ -22,7 +22,7 @@ import { JobRepository, type JobChange, type JobRecord, type JobScope, type JobT
 export type JobOccurrence =
   | { type: 'progress'; status: JobRunningStatus; progress: number }
   | { type: 'succeed'; output: Record<string, unknown> }
-  | { type: 'fail'; reason: string }
+  | { type: 'fail'; reason: string; refundUnits?: number }
   | { type: 'cancel' };
 
 export type TransitionOutcome =
@@ -89,7 +89,9 @@ export class JobTransitions {
     }
     if (occurrence.type === 'fail') {
       facts.push(this.outbox.event(JobFailed, lifecycleData(updated, { failureReason: occurrence.reason })));
-      await this.ledger.refund(tx, { ...entry(updated), reason: 'failure' });
+      // A job that consumed part of its charge (a workflow run's finished steps) says what is left to give back.
+      const units = Math.min(occurrence.refundUnits ?? updated.creativeUnitsCost, updated.creativeUnitsCost);
+      await this.ledger.refund(tx, { ...entry(updated), units, reason: 'failure' });
     }
     if (occurrence.type === 'cancel') {
       facts.push(this.outbox.event(JobCanceled, lifecycleData(updated)));

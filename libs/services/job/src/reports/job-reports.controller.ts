@@ -52,7 +52,8 @@ export class JobReportsController {
     @Payload() envelope: EventEnvelope<JobFailedReportData>,
     @Ctx() ctx: EventContext<JobTx>,
   ): Promise<void> {
-    await this.apply(envelope, ctx, { type: 'fail', reason: envelope.data.reason });
+    const { reason, refundUnits } = envelope.data;
+    await this.apply(envelope, ctx, { type: 'fail', reason, ...(refundUnits !== undefined ? { refundUnits } : {}) });
   }
 
   private async apply(

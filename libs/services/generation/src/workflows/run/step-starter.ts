@@ -1,0 +1,99 @@
+import { Inject, Injectable, Logger, type OnModuleDestroy, type OnModuleInit } from '@nestjs/common';
+import { JOBS_API, type JobsApi, type TenantRef } from '@genasset/contracts';
+import { stepBody } from './run-inputs';
+import { definitionOf, RunState, stepJobKey, tenantOf } from './run-state';
+import { NOT_YET_MADE } from './run-workflow';
+import { WorkflowRunRepository } from './workflow-run.repository';
+import { WorkflowSteps } from './workflow-steps';
+
+/** How long a step may stay `starting` before the sweep starts it again (its start was lost with its process). */
+const STALLED_AFTER_MS = 60_000;
+const SWEEP_EVERY_MS = 30_000;
+
+/**
+ * Starts the jobs of a run's `starting` steps, after the transaction that marked them
+ * committed: job-service and asset-service are other owners (another process, or the one
+ * embedded connection), never called inside a consumer's transaction. Each step's job has an
+ * idempotency key (run job + step id), so starting a step twice (the sweep after a crash)
+ * yields its one job. A step that cannot start (its bound asset gone, its body refused) fails
+ * the run like a failed job would.
+ */
+@Injectable()
+export class StepStarter implements OnModuleInit, OnModuleDestroy {
+  private readonly logger = new Logger('WorkflowRuns');
+  private sweep?: NodeJS.Timeout;
+
+  constructor(
+    private readonly runs: WorkflowRunRepository,
+    private readonly state: RunState,
+    private readonly steps: WorkflowSteps,
+    @Inject(JOBS_API) private readonly jobs: JobsApi,
+  ) {}
+
+  onModuleInit(): void {
+    this.sweep = setInterval(() => void this.restartStalled(), SWEEP_EVERY_MS);
+    this.sweep.unref();
+  }
+
+  onModuleDestroy(): void {
+    clearInterval(this.sweep);
+  }
+
+  /** Starts each step (in parallel: they are independent, or they would not be ready together). */
+  async start(runJobId: string, stepIds: readonly string[]): Promise<void> {
+    await Promise.all(stepIds.map((id) => this.startOne(runJobId, id)));
+  }
+
+  /** Cancels child jobs of a run that ended (a final one answers 409: nothing to do). */
+  async cancel(tenant: TenantRef, jobIds: readonly string[]): Promise<void> {
+    await Promise.all(
+      jobIds.map((jobId) =>
+        this.jobs.cancelJob(tenant, jobId).catch((error: unknown) => {
+          if ((error as { status?: number }).status !== 409)
+            this.logger.warn(`step job ${jobId} not canceled: ${(error as Error).message}`);
+        }),
+      ),
+    );
+  }
+
+  private async startOne(runJobId: string, stepId: string): Promise<void> {
+    const run = await this.runs.find(runJobId);
+    const row = run?.steps.find((s) => s.stepId === stepId);
+    if (!run || !row || row.status !== 'starting') return;
+    const made = new Map(run.steps.map((s) => [s.stepId, s.assetIds]));
+    const definition = definitionOf(row);
+    try {
+      const body = stepBody(definition, run.inputs as Record<string, unknown>, (id) => made.get(id), NOT_YET_MADE);
+      const prepared = await this.steps.prepare(tenantOf(run), definition, `flow[${row.position}]`, body);
+      const job = await this.steps.start(prepared, stepJobKey(runJobId, stepId), runJobId);
+      const stillRunning = await this.runs.transaction(async (tx) => {
+        const locked = await this.runs.lock(tx, runJobId);
+        await this.runs.moveSteps(tx, runJobId, [stepId], ['starting'], 'processing', { childJobId: job.jobId });
+        await tx.workflowRunStep.updateMany({ where: { jobId: runJobId, stepId, childJobId: null }, data: { childJobId: job.jobId } });
+        return locked?.status === 'running';
+      });
+      // The run ended while this step's job was being created: that job has no run to serve.
+      if (!stillRunning) await this.cancel(tenantOf(run), [job.jobId]);
+      else this.logger.log(`run ${runJobId}: step ${stepId} started as ${job.jobId}`);
+    } catch (error) {
+      const reason = (error as Error).message || 'the step could not start';
+      this.logger.warn(`run ${runJobId}: step ${stepId} could not start: ${reason}`);
+      const toCancel = await this.runs.transaction(async (tx) => {
+        const locked = await this.runs.lock(tx, runJobId);
+        if (!locked) return [];
+        const moved = await this.runs.moveSteps(tx, runJobId, [stepId], ['starting'], 'failure', { failureReason: reason });
+        return moved && locked.status === 'running' ? this.state.fail(tx, locked, stepId, reason) : [];
+      });
+      await this.cancel(tenantOf(run), toCancel);
+    }
+  }
+
+  private async restartStalled(): Promise<void> {
+    try {
+      const stalled = await this.runs.stalled(new Date(Date.now() - STALLED_AFTER_MS), 50);
+      for (const step of stalled) await this.startOne(step.jobId, step.stepId);
+    } catch (error) {
+      this.logger.warn(`stalled workflow steps not restarted: ${(error as Error).message}`);
+    }
+  }
+}
