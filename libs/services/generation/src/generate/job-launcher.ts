@@ -13,9 +13,14 @@ import { setAtPath } from './inputs/image-inputs';
 import { InputResolver, type ResolvedInputs } from './inputs/input-resolver';
 import { publicError } from './internal-errors';
 
-export interface Launch<M extends GenerationMode> {
+/** What a launch runs: a mode of the table, or a workflow run (whose steps are modes, launched as jobs of their own). */
+export type LaunchMode = GenerationMode | 'workflow';
+/** The job's input: the mode's typed input, or a workflow run's plan. */
+export type LaunchInput<M extends LaunchMode> = M extends GenerationMode ? ModeJobInput<M> : Record<string, unknown>;
+
+export interface Launch<M extends LaunchMode> {
   tenant: TenantRef;
-  /** The registry mode (or `custom`): `input.generationMode`, what the executor dispatches on; the job type is the mode table's. */
+  /** The registry mode (or `custom`, or `workflow`): `input.generationMode`, what the executor dispatches on; the job type is the mode table's (`workflow` for a run). */
   generationMode: M;
   /** The validated body as plain JSON, owned by the launch: its data URLs are replaced by their keys. */
   body: Record<string, unknown>;
@@ -42,7 +47,7 @@ export class JobLauncher {
     private readonly resolver: InputResolver,
   ) {}
 
-  async launch<M extends GenerationMode>(launch: Launch<M>): Promise<{ job: JobView; input: ModeJobInput<M> }> {
+  async launch<M extends LaunchMode>(launch: Launch<M>): Promise<{ job: JobView; input: LaunchInput<M> }> {
     const keys = await this.resolver.put(launch.tenant.projectId, launch.inputs.decoded);
     try {
       const json: Record<string, unknown> = {
@@ -52,10 +57,11 @@ export class JobLauncher {
       };
       for (const [path, key] of keys) setAtPath(json, path, key);
       // The body passed the route's validation (the mode table's rules): this is the mode's job input.
-      const input = json as ModeJobInput<M>;
+      const input = json as LaunchInput<M>;
+      const mode: LaunchMode = launch.generationMode;
       const job = await this.jobs.createJob({
         tenant: launch.tenant,
-        jobType: MODE_TABLE[launch.generationMode].jobType,
+        jobType: mode === 'workflow' ? 'workflow' : MODE_TABLE[mode].jobType,
         kind: 'generation',
         input,
         ...(launch.modelId ? { modelId: launch.modelId } : {}),

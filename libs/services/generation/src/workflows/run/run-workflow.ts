@@ -68,7 +68,6 @@ export class RunWorkflow {
     const plan: RunPlan = { generationMode: 'workflow', workflowId, inputs: values, steps: planned };
     const { job } = await this.launcher.launch({
       tenant,
-      jobType: 'workflow',
       generationMode: 'workflow',
       body: { ...plan },
       inputs: { inputs: [], decoded: [], sizes: [] },
