@@ -4,7 +4,8 @@ import { COLUMNS, normalise } from '../assets/asset-list.repository';
 import type { AssetRow } from '../core/asset-repository';
 import { IMAGE_EMBEDDING_DIMENSIONS } from '../embeddings/image-embedding';
 import { Prisma } from '../generated/prisma/client';
-import { filterConditionSql, type FilterCondition } from '@genasset/persistence';
+import type { FilterCondition } from '@genasset/http';
+import { filterConditionSql } from '@genasset/persistence';
 
 /** Filterable attributes of an asset and their columns. */
 export const ASSET_FILTER_COLUMNS: Record<string, string> = {
