@@ -1,4 +1,5 @@
 import { PGlite } from '@electric-sql/pglite';
+import { vector } from '@electric-sql/pglite-pgvector';
 import { PrismaPGlite } from 'pglite-prisma-adapter';
 import {
   quoteIdent,
@@ -13,6 +14,11 @@ import {
  * Embedded PostgreSQL (PGlite, WASM) persisted in a data directory, or in
  * memory when no directory is given. One connection for the whole process:
  * PGlite serialises statements and transactions itself.
+ *
+ * pgvector is loaded, so `CREATE EXTENSION vector` works here (asset search's
+ * vector index, docs/search.md); it costs nothing until a database creates it.
+ * Always loaded: a data directory whose database created the extension needs
+ * it at every later open.
  */
 export class PgliteConnection implements DatabaseConnection {
   readonly kind = 'pglite' as const;
@@ -24,7 +30,8 @@ export class PgliteConnection implements DatabaseConnection {
 
   /** `onClose` runs once the database is closed (openConnection releases the data directory's lock there). */
   static async open(dataDir?: string, onClose?: () => void): Promise<PgliteConnection> {
-    const db = dataDir ? new PGlite(dataDir) : new PGlite();
+    const options = { extensions: { vector } };
+    const db = dataDir ? new PGlite(dataDir, options) : new PGlite(options);
     await db.waitReady;
     return new PgliteConnection(db, onClose);
   }
