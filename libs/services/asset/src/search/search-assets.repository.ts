@@ -64,12 +64,14 @@ export class SearchAssetsRepository {
 
   async search(c: SearchCriteria): Promise<{ rows: ScoredRow[]; total: number }> {
     const mode = this.index.mode;
-    if (c.vector && mode.kind === 'hnsw' && !c.sort.length) {
+    if (c.vector && mode.kind === 'hnsw' && !c.sort.length && c.offset + c.limit <= INDEX_MAX_DEPTH) {
       const { page, count } = buildSearchQueries(c, { vectorSchema: mode.schema });
       const [rows, total] = await Promise.all([this.index.statements().query<ScoredRow>(page.text, page.values), this.count(count)]);
-      // A row scoring 0 means the page reached the images pointing away from the query, which the exact
-      // path orders by date and the index by distance: the exact scan answers such a page, so both agree.
-      if (!rows.some((r) => !(Number(r.score) > 0))) return { rows: rows.map(scored), total };
+      // The exact scan answers instead when the page reached rows scoring 0 (images pointing away from the
+      // query: the exact order lists them newest first, the index by distance), or came back short of what
+      // the count says exists (the index scan stopped early): so both paths give the same page.
+      const short = rows.length < Math.min(c.limit, total - c.offset);
+      if (!short && !rows.some((r) => !(Number(r.score) > 0))) return { rows: rows.map(scored), total };
     }
     const { page, count } = buildSearchQueries(c);
     const [rows, total] = await Promise.all([this.db.query<ScoredRow>(page.text, page.values), this.count(count)]);
@@ -81,6 +83,9 @@ export class SearchAssetsRepository {
     return Number(row?.total ?? 0);
   }
 }
+
+/** Deeper pages than this take the exact scan: an index scan that far is no cheaper, and pgvector caps how many tuples it visits. */
+export const INDEX_MAX_DEPTH = 1000;
 
 const scored = (r: ScoredRow): ScoredRow => ({ ...normalise(r), score: Number(r.score) });
 
