@@ -17,11 +17,11 @@ type CatalogRow = {
   indexed: boolean;
 };
 
-/** The mode a database's catalog shows (pure: unit-tested on every combination). */
+/** The mode a database's catalog shows (pure; vector-index.spec.ts covers each case). */
 export function vectorSearchMode(row: CatalogRow): VectorSearchMode {
-  const retry = 'then SELECT assets.ensure_embedding_index()';
+  const retry = 'SELECT assets.ensure_embedding_index()';
   if (!row.schema) {
-    return { kind: 'exact', reason: row.available ? `pgvector available, not enabled: CREATE EXTENSION vector, ${retry}` : 'pgvector not installed' };
+    return { kind: 'exact', reason: row.available ? `pgvector available, not enabled: CREATE EXTENSION vector, then ${retry}` : 'pgvector not installed' };
   }
   const version = row.version ?? '0';
   const [major = 0, minor = 0] = version.split('.').map((p) => Number.parseInt(p, 10) || 0);
