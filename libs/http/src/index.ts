@@ -18,6 +18,9 @@ export { ApiExceptionFilter } from './errors/api-exception.filter';
 export { toApiError } from './errors/to-api-error';
 export { createValidationPipe, flattenValidationErrors } from './validation/validation.pipe';
 export { Omittable } from './validation/omittable';
+export { SearchBody, SearchImagesBody, SearchPageFields, MAX_REFERENCE_IMAGES } from './search/search.dto';
+export { parseFilter, type FilterCondition, type FilterSpec } from './search/search-filter';
+export { searchPaging, pageFields, searchSort, DEFAULT_SEARCH_LIMIT, type SearchPaging } from './search/search-paging';
 export {
   IdParam,
   ApiIdParam,

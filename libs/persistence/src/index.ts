@@ -19,9 +19,5 @@ export {
 export { DatabaseModule, DATABASE_CONNECTION } from './nest/database.module';
 export { cursorTime } from './cursor-time';
 export { prepared } from './prepared-statements';
-export { parseFilter, type FilterCondition, type FilterSpec } from './search/search-filter';
-export { searchPaging, pageFields, searchSort, DEFAULT_SEARCH_LIMIT, type SearchPaging } from './search/search-paging';
-export { referenceVector } from './search/reference-vector';
-export { SearchBody, SearchImagesBody, SearchPageFields, MAX_REFERENCE_IMAGES } from './search/search.body';
 export { filterConditionSql, type SqlTags } from './search/filter-sql';
 export { pageToken, invalidPageToken, encodeTimeAndId, timeAndId, type TimeAndId } from './page-token';

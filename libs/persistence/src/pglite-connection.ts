@@ -3,6 +3,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { PGlite } from '@electric-sql/pglite';
+import { vector } from '@electric-sql/pglite-pgvector';
 import { PrismaPGlite } from 'pglite-prisma-adapter';
 import {
   quoteIdent,
@@ -47,6 +48,11 @@ async function initDataDirApart(dataDir: string): Promise<void> {
  * Embedded PostgreSQL (PGlite, WASM) persisted in a data directory, or in
  * memory when no directory is given. One connection for the whole process:
  * PGlite serialises statements and transactions itself.
+ *
+ * pgvector is loaded, so `CREATE EXTENSION vector` works here (asset search's
+ * vector index, docs/search.md); it costs nothing until a database creates it.
+ * Always loaded: a data directory whose database created the extension needs
+ * it at every later open.
  */
 export class PgliteConnection implements DatabaseConnection {
   readonly kind = 'pglite' as const;
@@ -59,7 +65,8 @@ export class PgliteConnection implements DatabaseConnection {
   /** `onClose` runs once the database is closed (openConnection releases the data directory's lock there). */
   static async open(dataDir?: string, onClose?: () => void): Promise<PgliteConnection> {
     if (dataDir) await initDataDirApart(dataDir);
-    const db = new PGlite({ dataDir, startParams: EMBEDDED_START_PARAMS });
+    // pgvector: search's HNSW index where it is available (docs/search.md).
+    const db = new PGlite({ dataDir, startParams: EMBEDDED_START_PARAMS, extensions: { vector } });
     await db.waitReady;
     return new PgliteConnection(db, onClose);
   }

@@ -7,6 +7,8 @@ import { ReadinessRegistry } from './readiness.registry';
 export interface HealthBody {
   status: 'ok' | 'unavailable';
   checks?: Record<string, string>;
+  /** How passing checks are served, for those that say (e.g. `search: 'pgvector hnsw'`). */
+  details?: Record<string, string>;
 }
 
 /** Liveness and readiness probes for orchestrators; not part of the public API. */
@@ -24,10 +26,10 @@ export class HealthController {
 
   @Get('readyz')
   async ready(@Res({ passthrough: true }) reply: FastifyReply): Promise<HealthBody> {
-    const { ready, checks } = await this.registry.run();
+    const { ready, checks, details } = await this.registry.run();
     void reply
       .status(ready ? HttpStatus.OK : HttpStatus.SERVICE_UNAVAILABLE)
       .header('cache-control', 'no-store');
-    return { status: ready ? 'ok' : 'unavailable', checks };
+    return { status: ready ? 'ok' : 'unavailable', checks, ...(details && { details }) };
   }
 }

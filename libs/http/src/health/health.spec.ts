@@ -56,6 +56,30 @@ describe('health probes', () => {
     remove();
     expect((await app.inject({ method: 'GET', url: '/readyz' })).statusCode).toBe(200);
   });
+
+  it('shows the details a passing check gives beside its ok, and none of a failing one', async () => {
+    const registry = app.get(ReadinessRegistry);
+    let failing = false;
+    const remove = registry.register('search', async () => {
+      if (failing) throw new Error('catalog unreadable');
+      return 'exact scan (pgvector not installed)';
+    });
+    try {
+      const res = await app.inject({ method: 'GET', url: '/readyz' });
+      expect(res.statusCode).toBe(200);
+      expect(res.json()).toEqual({
+        status: 'ok',
+        checks: { 'fake-db': 'ok', search: 'ok' },
+        details: { search: 'exact scan (pgvector not installed)' },
+      });
+      failing = true;
+      const failed = await app.inject({ method: 'GET', url: '/readyz' });
+      expect(failed.statusCode).toBe(503);
+      expect(failed.json()).toEqual({ status: 'unavailable', checks: { 'fake-db': 'ok', search: 'catalog unreadable' } });
+    } finally {
+      remove();
+    }
+  });
 });
 
 describe('ReadinessRegistry', () => {

@@ -1,11 +1,18 @@
 import { Injectable } from '@nestjs/common';
 
-export type ReadinessCheck = () => Promise<void>;
+/**
+ * Passes by resolving, fails by throwing. A check that passes may resolve to a
+ * detail: how the dependency is served (`'exact scan (pgvector not installed)'`),
+ * shown beside its `'ok'` under `details`.
+ */
+export type ReadinessCheck = () => Promise<void | string>;
 
 export interface ReadinessResult {
   ready: boolean;
   /** `'ok'` or the failure message, per check. */
   checks: Record<string, string>;
+  /** The details of the passing checks that gave one (absent when none did). */
+  details?: Record<string, string>;
 }
 
 interface Registered {
@@ -56,22 +63,28 @@ export class ReadinessRegistry {
     const entries = [...this.checks.entries()];
     const outcomes = await Promise.all(entries.map(([, entry]) => runWithTimeout(entry)));
     const checks: Record<string, string> = {};
-    entries.forEach(([name], i) => (checks[name] = outcomes[i]));
+    const details: Record<string, string> = {};
+    entries.forEach(([name], i) => {
+      checks[name] = outcomes[i].status;
+      if (outcomes[i].detail !== undefined) details[name] = outcomes[i].detail!;
+    });
     if (this.shuttingDown) checks.shutdown = 'shutting down';
-    return { ready: Object.values(checks).every((v) => v === 'ok'), checks };
+    const ready = Object.values(checks).every((v) => v === 'ok');
+    // `checks` keeps its one-string-per-check shape (probes and scripts compare it with 'ok'); details come beside it.
+    return Object.keys(details).length ? { ready, checks, details } : { ready, checks };
   }
 }
 
-async function runWithTimeout({ check, timeoutMs }: Registered): Promise<string> {
+async function runWithTimeout({ check, timeoutMs }: Registered): Promise<{ status: string; detail?: string }> {
   let timer: NodeJS.Timeout | undefined;
   const timeout = new Promise<never>((_, reject) => {
     timer = setTimeout(() => reject(new Error(`timed out after ${timeoutMs} ms`)), timeoutMs);
   });
   try {
-    await Promise.race([Promise.resolve().then(check), timeout]);
-    return 'ok';
+    const detail = await Promise.race([Promise.resolve().then(check), timeout]);
+    return typeof detail === 'string' && detail ? { status: 'ok', detail } : { status: 'ok' };
   } catch (error) {
-    return error instanceof Error && error.message ? error.message : String(error) || 'failed';
+    return { status: error instanceof Error && error.message ? error.message : String(error) || 'failed' };
   } finally {
     clearTimeout(timer);
   }

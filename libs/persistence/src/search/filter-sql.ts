@@ -1,4 +1,4 @@
-import type { FilterCondition } from './search-filter';
+import type { FilterCondition } from '@genasset/http';
 
 /** The tagged-template helpers of a service's generated Prisma namespace (`Prisma.sql`, `Prisma.raw`). */
 export interface SqlTags<Sql> {

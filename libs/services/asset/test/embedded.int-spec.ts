@@ -40,7 +40,13 @@ describe('asset-service in embedded mode', () => {
     return { status: res.status, body: res.body as Record<string, any> };
   };
 
-  it('searches on PGlite: full text (generated tsvector), similar images by id and data URL (exact scan), hybrid', async () => {
+  it('/readyz says image similarity runs on the pgvector HNSW index (PGlite loads pgvector)', async () => {
+    const ready = await harness.request('GET', '/readyz');
+    expect(ready.status).toBe(200);
+    expect(ready.body).toMatchObject({ checks: { search: 'ok' }, details: { search: expect.stringMatching(/^pgvector hnsw \(pgvector 0\.\d+\.\d+\)$/) } });
+  });
+
+  it('searches on PGlite: full text (generated tsvector), similar images by id and data URL (HNSW index), hybrid', async () => {
     const bytes = await png(16, 16);
     const asset = (await call('POST', '/v1/assets', { image: dataUrl(bytes), name: 'Searchable lighthouse.png' })).body.asset;
     const text = await call('POST', '/v1/search/assets', { query: 'lighthouses', filter: 'type = uploaded' });

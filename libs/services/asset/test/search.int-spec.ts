@@ -192,6 +192,12 @@ describe('POST /v1/search/assets', () => {
       expect(res.body.infos.fields[field]).toBeDefined();
     });
 
+    it('/readyz says image similarity is an exact scan here (no pgvector on this PostgreSQL), and is ready', async () => {
+      const ready = await harness.request('GET', '/readyz');
+      expect(ready.status).toBe(200);
+      expect(ready.body).toMatchObject({ checks: { search: 'ok' }, details: { search: 'exact scan (pgvector not installed)' } });
+    });
+
     it('needs credentials', async () => {
       const res = await harness.request('POST', '/v1/search/assets', { body: { query: 'a' } });
       expect(res.status).toBe(401);

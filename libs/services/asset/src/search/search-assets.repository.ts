@@ -1,10 +1,11 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { DATABASE_CONNECTION, type DatabaseConnection } from '@genasset/persistence';
+import type { FilterCondition } from '@genasset/http';
+import { DATABASE_CONNECTION, filterConditionSql, quoteIdent, type DatabaseConnection } from '@genasset/persistence';
 import { COLUMNS, normalise } from '../assets/asset-list.repository';
 import type { AssetRow } from '../core/asset-repository';
 import { IMAGE_EMBEDDING_DIMENSIONS } from '../embeddings/image-embedding';
 import { Prisma } from '../generated/prisma/client';
-import { filterConditionSql, type FilterCondition } from '@genasset/persistence';
+import { VectorIndex } from './vector-index';
 
 /** Filterable attributes of an asset and their columns. */
 export const ASSET_FILTER_COLUMNS: Record<string, string> = {
@@ -45,43 +46,76 @@ export interface SearchCriteria {
 export type ScoredRow = AssetRow & { score: number };
 
 /**
- * The search statement: one SQL query for the page and one for the count.
- * Text: `search_text @@ websearch_to_tsquery('english', …)` (GIN index), scored
- * by ts_rank_cd normalised to [0, 1) (flag 32: rank/(rank+1)). Similarity: an
- * exact scan of the dot product over `embedding real[]` (stored vectors are
- * unit length, so it is the cosine), clamped at 0. No vector index: the
- * database has no pgvector here (docs/search.md, "Similarity").
+ * The search statements: the page and the count. Text: `search_text @@
+ * websearch_to_tsquery('english', …)` (GIN index), scored by ts_rank_cd
+ * normalised to [0, 1) (flag 32: rank/(rank+1)). Similarity: the dot product
+ * over `embedding real[]` (stored vectors are unit length, so it is the
+ * cosine), clamped at 0 — computed for every embedded row of the scope (the
+ * exact scan), or, where the HNSW index exists (VectorIndex), only for the
+ * rows the index names nearest plus the text matches (docs/search.md,
+ * "Similar images"). Both paths score and order with the same expressions.
  */
 @Injectable()
 export class SearchAssetsRepository {
-  constructor(@Inject(DATABASE_CONNECTION) private readonly db: DatabaseConnection) {}
+  constructor(
+    @Inject(DATABASE_CONNECTION) private readonly db: DatabaseConnection,
+    private readonly index: VectorIndex,
+  ) {}
 
   async search(c: SearchCriteria): Promise<{ rows: ScoredRow[]; total: number }> {
+    const mode = this.index.mode;
+    if (c.vector && mode.kind === 'hnsw' && !c.sort.length && c.offset + c.limit <= INDEX_MAX_DEPTH) {
+      const { page, count } = buildSearchQueries(c, { vectorSchema: mode.schema });
+      const [rows, total] = await Promise.all([this.index.statements().query<ScoredRow>(page.text, page.values), this.count(count)]);
+      // The exact scan answers instead when the page reached rows scoring 0 (images pointing away from the
+      // query: the exact order lists them newest first, the index by distance), or came back short of what
+      // the count says exists (the index scan stopped early): so both paths give the same page.
+      const short = rows.length < Math.min(c.limit, total - c.offset);
+      if (!short && !rows.some((r) => !(Number(r.score) > 0))) return { rows: rows.map(scored), total };
+    }
     const { page, count } = buildSearchQueries(c);
-    const [rows, counted] = await Promise.all([
-      this.db.query<ScoredRow>(page.text, page.values),
-      this.db.query<{ total: string | number }>(count.text, count.values),
-    ]);
-    return { rows: rows.map((r) => ({ ...normalise(r), score: Number(r.score) })), total: Number(counted[0]?.total ?? 0) };
+    const [rows, total] = await Promise.all([this.db.query<ScoredRow>(page.text, page.values), this.count(count)]);
+    return { rows: rows.map(scored), total };
+  }
+
+  private async count(count: Prisma.Sql): Promise<number> {
+    const [row] = await this.db.query<{ total: string | number }>(count.text, count.values);
+    return Number(row?.total ?? 0);
   }
 }
 
-export function buildSearchQueries(c: SearchCriteria): { page: Prisma.Sql; count: Prisma.Sql } {
-  const where: Prisma.Sql[] = [
+/** Deeper pages than this take the exact scan: an index scan that far is no cheaper, and pgvector caps how many tuples it visits. */
+export const INDEX_MAX_DEPTH = 1000;
+
+const scored = (r: ScoredRow): ScoredRow => ({ ...normalise(r), score: Number(r.score) });
+
+/** The rows that have an embedding: a literal, so the partial indexes on it (migration 0004) apply. */
+const HAS_VECTOR = Prisma.raw(`cardinality(a.embedding) = ${IMAGE_EMBEDDING_DIMENSIONS}`);
+
+/**
+ * `vectorSchema` (where pgvector lives): the index path — candidates are the
+ * offset + limit rows nearest by the HNSW index's cosine distance, plus every
+ * text match in a hybrid search, then scored and ordered exactly as the exact
+ * scan does. Hybrid stays exact on the candidates: a row matching only by
+ * image scores ratio × similarity, so it can rank in the top n only when
+ * fewer than n rows are more similar, i.e. when it is among the n nearest.
+ */
+export function buildSearchQueries(c: SearchCriteria, index?: { vectorSchema: string }): { page: Prisma.Sql; count: Prisma.Sql } {
+  const scope: Prisma.Sql[] = [
     // A literal, not a parameter, in the public scope: the partial indexes on privacy = 'public' stay usable.
     c.scope.kind === 'public' ? Prisma.sql`a.privacy = 'public'` : Prisma.sql`a.project_id = ${c.scope.projectId}`,
     ...c.conditions.map((condition) => filterConditionSql(Prisma, condition, ASSET_FILTER_COLUMNS, ASSET_FILTER_SPEC.arrays)),
   ];
+  const where = [...scope];
   const tsq = c.text !== undefined ? Prisma.sql`websearch_to_tsquery('english', ${c.text})` : undefined;
   const textScore = tsq ? Prisma.sql`ts_rank_cd(a.search_text, ${tsq}, 32)` : Prisma.sql`0`;
   const vectorScore = c.vector
     ? Prisma.sql`greatest(0, (SELECT sum(x * y) FROM unnest(a.embedding, ${c.vector}::real[]) AS v(x, y)))`
     : Prisma.sql`0`;
-  const hasVector = Prisma.sql`cardinality(a.embedding) = ${IMAGE_EMBEDDING_DIMENSIONS}`;
   // Hybrid: a row matches the text, or (with an image) has an embedding to compare; each side scores 0 where it does not apply.
-  if (tsq && c.vector) where.push(Prisma.sql`(a.search_text @@ ${tsq} OR ${hasVector})`);
+  if (tsq && c.vector) where.push(Prisma.sql`(a.search_text @@ ${tsq} OR ${HAS_VECTOR})`);
   else if (tsq) where.push(Prisma.sql`a.search_text @@ ${tsq}`);
-  else if (c.vector) where.push(hasVector);
+  else if (c.vector) where.push(HAS_VECTOR);
 
   const ratio = tsq && c.vector ? c.ratio : c.vector ? 1 : 0;
   const score =
@@ -93,9 +127,20 @@ export function buildSearchQueries(c: SearchCriteria): { page: Prisma.Sql; count
     Prisma.raw('a.id DESC'),
   ];
   const conditions = Prisma.join(where, ' AND ');
+  const count = Prisma.sql`SELECT count(*) AS total FROM assets.assets a WHERE ${conditions}`;
+  const tail = Prisma.sql`ORDER BY ${Prisma.join(order, ', ')} LIMIT ${c.limit} OFFSET ${c.offset}`;
+  if (!index || !c.vector) return { page: Prisma.sql`SELECT ${COLUMNS}, ${score} AS score FROM assets.assets a WHERE ${conditions} ${tail}`, count };
+
+  const schema = Prisma.raw(quoteIdent(index.vectorSchema));
+  // The same expression as the index's, so the planner reads the index for the ORDER BY.
+  const distance = Prisma.sql`a.embedding::${schema}.vector(${Prisma.raw(String(IMAGE_EMBEDDING_DIMENSIONS))}) OPERATOR(${schema}.<=>) ${c.vector}::real[]::${schema}.vector(${Prisma.raw(String(IMAGE_EMBEDDING_DIMENSIONS))})`;
+  const nearest = Prisma.sql`(SELECT a.id FROM assets.assets a WHERE ${Prisma.join([...scope, HAS_VECTOR], ' AND ')}
+    ORDER BY ${distance} LIMIT ${c.offset + c.limit})`;
+  const candidates = tsq
+    ? Prisma.sql`${nearest} UNION (SELECT a.id FROM assets.assets a WHERE ${Prisma.join([...scope, Prisma.sql`a.search_text @@ ${tsq}`], ' AND ')})`
+    : nearest;
   return {
-    page: Prisma.sql`SELECT ${COLUMNS}, ${score} AS score FROM assets.assets a WHERE ${conditions}
-      ORDER BY ${Prisma.join(order, ', ')} LIMIT ${c.limit} OFFSET ${c.offset}`,
-    count: Prisma.sql`SELECT count(*) AS total FROM assets.assets a WHERE ${conditions}`,
+    page: Prisma.sql`SELECT ${COLUMNS}, ${score} AS score FROM assets.assets a WHERE a.id IN (${candidates}) ${tail}`,
+    count,
   };
 }

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import type { Principal } from '@genasset/auth';
-import { ApiError, type FieldError } from '@genasset/http';
+import { ApiError, pageFields, parseFilter, searchPaging, searchSort, type FieldError, type FilterCondition, type SearchBody, type SearchPageFields } from '@genasset/http';
 import { AssetPresenter, flag, type AssetView } from '../core/asset-presenter';
 import { ASSET_ID_PATTERN } from '../core/asset-ids';
 import { AssetRepository } from '../core/asset-repository';
@@ -9,7 +9,7 @@ import { LIMITS } from '../core/limits';
 import { TenantScopes } from '../core/tenant-scope';
 import { AssetEmbeddings } from '../embeddings/asset-embeddings';
 import { tryImageEmbedding } from '../embeddings/image-embedding';
-import { pageFields, parseFilter, referenceVector, searchPaging, searchSort, type FilterCondition, type SearchBody, type SearchPageFields } from '@genasset/persistence';
+import { referenceVector } from './reference-vector';
 import { SearchAssetsRepository, ASSET_FILTER_SPEC } from './search-assets.repository';
 
 /** Hybrid weight when a query and an image are both given and imageSemanticRatio is not. */

@@ -1,23 +1,12 @@
 import { Body, Controller, HttpCode, Post, Query } from '@nestjs/common';
 import { RouteConfig } from '@nestjs/platform-fastify';
-import { ApiOkResponse, ApiOperation, ApiProperty, ApiTags, IntersectionType } from '@nestjs/swagger';
+import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { Authenticated, CurrentPrincipal, type Principal } from '@genasset/auth';
-import { ApiErrorResponses } from '@genasset/http';
+import { ApiErrorResponses, SearchBody } from '@genasset/http';
 import { AssetResponseQuery } from '../core/asset-queries';
-import { AssetDto } from '../core/asset.response';
 import { LIMITS } from '../core/limits';
-import { SearchBody, SearchPageFields } from '@genasset/persistence';
+import { SearchAssetsResponse } from './dto/search-assets.response';
 import { SearchAssetsService } from './search-assets.service';
-
-class AssetHitDto extends AssetDto {
-  @ApiProperty() teamId!: string;
-  @ApiProperty({ type: [String], description: 'Detected NSFW categories (none are detected: always [])' }) nsfw!: string[];
-  @ApiProperty({ description: 'Relevance: (1 - ratio) · text + ratio · image similarity, in [0, 1]' }) score!: number;
-}
-
-class SearchAssetsResponse extends IntersectionType(SearchPageFields) {
-  @ApiProperty({ type: [AssetHitDto] }) hits!: AssetHitDto[];
-}
 
 @ApiTags('search')
 @Controller('search')

@@ -1,16 +1,11 @@
 import { Body, Controller, HttpCode, Post, Query } from '@nestjs/common';
-import { ApiOkResponse, ApiOperation, ApiProperty, ApiTags, IntersectionType } from '@nestjs/swagger';
+import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { Authenticated, CurrentPrincipal, type Principal } from '@genasset/auth';
-import { ApiErrorResponses } from '@genasset/http';
-import { SearchBody, SearchPageFields } from '@genasset/persistence';
+import { ApiErrorResponses, SearchBody } from '@genasset/http';
 import { ProjectScopes } from '../../generate/project-scope';
 import { ModelsQuery } from '../dto/model.dto';
+import { SearchModelsResponse } from './dto/search-models.response';
 import { SearchModelsService } from './search-models.service';
-
-class SearchModelsResponse extends IntersectionType(SearchPageFields) {
-  @ApiProperty({ type: 'array', items: { type: 'object' }, description: 'Models as GET /v1/models shows them, with teamId, concepts ([]), score, and name and shortDescription always present ("" when unset)' })
-  hits!: Record<string, unknown>[];
-}
 
 @ApiTags('Models')
 @Controller('search')

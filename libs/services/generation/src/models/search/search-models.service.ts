@@ -1,17 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { TenantRef } from '@genasset/contracts';
-import { ApiError, type FieldError } from '@genasset/http';
-import {
-  DATABASE_CONNECTION,
-  filterConditionSql,
-  pageFields,
-  parseFilter,
-  searchPaging,
-  searchSort,
-  type DatabaseConnection,
-  type SearchBody,
-  type SearchPageFields,
-} from '@genasset/persistence';
+import { ApiError, pageFields, parseFilter, searchPaging, searchSort, type FieldError, type SearchBody, type SearchPageFields } from '@genasset/http';
+import { DATABASE_CONNECTION, filterConditionSql, type DatabaseConnection } from '@genasset/persistence';
 import { GenerationPrisma } from '../../generation.prisma';
 import { Prisma } from '../../generated/prisma/client';
 import { MODEL_LIMITS } from '../model-types';

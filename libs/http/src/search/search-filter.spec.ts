@@ -1,6 +1,5 @@
-import { ApiError } from '@genasset/http';
+import { ApiError } from '../errors/api-error';
 import { parseFilter } from './search-filter';
-import { referenceVector } from './reference-vector';
 
 const SPEC = { scalar: ['type', 'name'], arrays: ['tags'], dates: ['createdAt'] };
 
@@ -41,14 +40,5 @@ describe('parseFilter', () => {
     const body = refusal(filter);
     expect(body).toContain('filter');
     expect(body).toContain(message);
-  });
-});
-
-describe('referenceVector', () => {
-  it('is the unit-length mean of like minus the mean of unlike', () => {
-    const close = (v: number[] | undefined, expected: number[]) => expected.forEach((x, i) => expect(v![i]).toBeCloseTo(x, 12));
-    close(referenceVector([[1, 0], [0, 1]], []), [Math.SQRT1_2, Math.SQRT1_2]);
-    close(referenceVector([[1, 0]], [[0, 1]]), [Math.SQRT1_2, -Math.SQRT1_2]);
-    expect(referenceVector([[1, 0]], [[1, 0]])).toBeUndefined();
   });
 });

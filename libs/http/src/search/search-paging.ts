@@ -1,5 +1,5 @@
-import { type FieldError } from '@genasset/http';
-import type { SearchBody, SearchPageFields } from './search.body';
+import { type FieldError } from '../errors/api-error';
+import type { SearchBody, SearchPageFields } from './search.dto';
 
 export const DEFAULT_SEARCH_LIMIT = 20;
 

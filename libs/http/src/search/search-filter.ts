@@ -1,4 +1,4 @@
-import { ApiError } from '@genasset/http';
+import { ApiError } from '../errors/api-error';
 
 /**
  * The `filter` of POST /v1/search/*: the subset of upstream's filter language
