@@ -24,3 +24,13 @@ export { searchPaging, pageFields, searchSort, DEFAULT_SEARCH_LIMIT, type Search
 export { referenceVector } from './search/reference-vector';
 export { SearchBody, SearchImagesBody, SearchPageFields, MAX_REFERENCE_IMAGES } from './search/search.body';
 export { filterConditionSql, type SqlTags } from './search/filter-sql';
+export { WakeSignal } from './leased-work/wake-signal';
+export {
+  ClaimLoop,
+  TaskLoop,
+  type ClaimLoopOptions,
+  type ClaimRound,
+  type ClaimedTask,
+  type TaskLoopOptions,
+} from './leased-work/claim-loop';
+export { LeaseTable, type LeaseTableSpec, type LeaseEnd, type Statement } from './leased-work/lease-table';
