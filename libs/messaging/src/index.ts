@@ -4,8 +4,6 @@ export { driverTransactionalClient, type SqlClient, type TransactionalClient, ty
 export { type RetryPolicy, DEFAULT_HANDLER_RETRY, backoffDelay, errorMessage, sleep } from './core/backoff';
 export { type OutboundMessage, type Publisher, type InboundRecord, HEADERS } from './core/messages';
 export { MESSAGING_MIGRATIONS, MESSAGING_TABLES, outboxChannel } from './core/messaging-tables';
-/** Moved to @genasset/persistence (leased work); re-exported until its last users import it from there. */
-export { WakeSignal } from '@genasset/persistence';
 
 export { Outbox, type OutboxOptions } from './outbox/outbox';
 export { OutboxRelay, type OutboxRelayOptions, type RelayStatus, type RelayState, type ListenFn } from './outbox/outbox-relay';
