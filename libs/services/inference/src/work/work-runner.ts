@@ -82,14 +82,13 @@ export class WorkRunner {
 
   private task(item: ClaimedItem): ClaimedTask {
     const controller = new AbortController();
-    const entry: Running = { item, controller, done: Promise.resolve() };
+    const entry: Running = { item, controller };
     this.running.set(item.jobId, entry);
     return async (stopping) => {
       const onStop = () => this.stopRun(item.jobId, 'shutdown');
       stopping.addEventListener('abort', onStop);
-      entry.done = this.execution.execute(entry);
       try {
-        await entry.done;
+        await this.execution.execute(entry);
       } catch (error) {
         this.logger.error(`job ${item.jobId}: ${message(error)}`);
       } finally {
