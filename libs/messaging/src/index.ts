@@ -4,7 +4,6 @@ export { driverTransactionalClient, type SqlClient, type TransactionalClient, ty
 export { type RetryPolicy, DEFAULT_HANDLER_RETRY, backoffDelay } from './core/backoff';
 export { type OutboundMessage, type Publisher, type InboundRecord, HEADERS } from './core/messages';
 export { MESSAGING_MIGRATIONS, MESSAGING_TABLES, outboxChannel } from './core/messaging-tables';
-export { WakeSignal } from './core/wake-signal';
 
 export { Outbox, type OutboxOptions } from './outbox/outbox';
 export { OutboxRelay, type OutboxRelayOptions, type RelayStatus, type RelayState, type ListenFn } from './outbox/outbox-relay';

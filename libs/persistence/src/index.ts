@@ -21,3 +21,13 @@ export { cursorTime } from './cursor-time';
 export { prepared } from './prepared-statements';
 export { filterConditionSql, type SqlTags } from './search/filter-sql';
 export { pageToken, invalidPageToken, encodeTimeAndId, timeAndId, type TimeAndId } from './page-token';
+export { WakeSignal } from './leased-work/wake-signal';
+export {
+  ClaimLoop,
+  TaskLoop,
+  type ClaimLoopOptions,
+  type ClaimRound,
+  type ClaimedTask,
+  type TaskLoopOptions,
+} from './leased-work/claim-loop';
+export { LeaseTable, type LeaseTableSpec, type LeaseEnd, type Statement } from './leased-work/lease-table';

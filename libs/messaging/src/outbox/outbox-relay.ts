@@ -11,7 +11,7 @@ import {
   type SqlClient,
   type TransactionalClient,
 } from '../core/sql-client';
-import { WakeSignal } from '../core/wake-signal';
+import { WakeSignal } from '@genasset/persistence';
 import { OutboxStore, type OutboxBacklog } from './outbox-store';
 
 export type ListenFn = (channel: string, onNotify: (payload: string) => void) => Promise<() => Promise<void>>;

@@ -8,12 +8,11 @@ import {
   type OnModuleDestroy,
 } from '@nestjs/common';
 import { IdentityService } from '@genasset/identity';
-import { DATABASE_CONNECTION, type DatabaseConnection } from '@genasset/persistence';
+import { DATABASE_CONNECTION, TaskLoop, type ClaimedTask, type DatabaseConnection } from '@genasset/persistence';
 import { OBJECT_STORE, type ObjectStore } from '@genasset/storage';
 import { AssetPrisma } from '../asset.prisma';
 import { StoredObjects } from '../objects/stored-objects';
 import { ArchiveFailure, ArchiveWriter } from './archive-writer';
-import { ClaimLoop, type ClaimedTask } from './claim-loop';
 import { DOWNLOAD_LIMITS, partSizeFor } from './download-limits';
 import { DownloadReports } from './download-reports';
 import { DownloadRepository, DOWNLOADS_CHANNEL, type ClaimedDownload } from './download.repository';
@@ -46,7 +45,7 @@ export function archiveKey(projectId: string, jobId: string): string {
 export class DownloadWorker implements OnApplicationBootstrap, OnModuleDestroy {
   private readonly logger = new Logger(DownloadWorker.name);
   private readonly workerId = `dl_${randomBytes(8).toString('hex')}`;
-  private readonly loop: ClaimLoop;
+  private readonly loop: TaskLoop;
 
   constructor(
     @Inject(DATABASE_CONNECTION) db: DatabaseConnection,
@@ -59,16 +58,17 @@ export class DownloadWorker implements OnApplicationBootstrap, OnModuleDestroy {
     private readonly objects: StoredObjects,
     private readonly identity: IdentityService,
   ) {
-    this.loop = new ClaimLoop(
-      db,
+    this.loop = new TaskLoop(
       {
         name: DownloadWorker.name,
         concurrency: settings.concurrency,
         pollIntervalMs: settings.pollIntervalMs,
+        db,
         channel: DOWNLOADS_CHANNEL,
+        backoff: { baseMs: 500, maxMs: 30_000 },
         maintenance: { everyMs: 3600_000, run: () => this.downloads.purge(DOWNLOAD_LIMITS.retentionMs) },
       },
-      () => this.claim(),
+      (room) => this.claim(room),
     );
   }
 
@@ -80,9 +80,9 @@ export class DownloadWorker implements OnApplicationBootstrap, OnModuleDestroy {
     await this.loop.stop();
   }
 
-  private async claim(): Promise<ClaimedTask | undefined> {
-    const row = await this.downloads.claim(this.workerId, this.settings.leaseMs);
-    return row ? (signal) => this.run(row, signal) : undefined;
+  private async claim(room: number): Promise<ClaimedTask[]> {
+    const rows = await this.downloads.claim(this.workerId, this.settings.leaseMs, room);
+    return rows.map((row) => (signal) => this.run(row, signal));
   }
 
   private async run(row: ClaimedDownload, stopping: AbortSignal): Promise<void> {

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import type { DatabaseConnection } from '@genasset/persistence';
+import { LeaseTable, type DatabaseConnection } from '@genasset/persistence';
 import { AssetPrisma } from '../asset.prisma';
 import type { Prisma } from '../generated/prisma/client';
 import type { NamedAsset } from './entry-names';
@@ -39,6 +39,20 @@ export interface ArchiveAsset extends NamedAsset {
   size: number;
 }
 
+/** The queue's leased work (libs/persistence LeaseTable): claimed under the worker's id. */
+const DOWNLOADS = new LeaseTable({
+  table: 'assets.asset_downloads',
+  key: 'job_id',
+  holder: { column: 'claimed_by', token: 'given' },
+  held: `status = 'running'`,
+  pick: {
+    claimable: `(status = 'queued' AND available_at <= now()) OR (status = 'running' AND lease_until < now())`,
+    order: 'created_at',
+  },
+  onClaim: `status = 'running', attempts = attempts + 1`,
+  touch: 'updated_at = now()',
+});
+
 /**
  * The `asset_downloads` work queue. Every state change of a claimed row is
  * conditional on the claim (`claimed_by`, status `running`): a worker whose
@@ -77,29 +91,21 @@ export class DownloadRepository {
        WHERE job_id = ${jobId} AND status IN ('queued', 'running')`;
   }
 
-  /** Claims the oldest due archive: queued and due, or running under an expired lease (its worker died). */
-  async claim(workerId: string, leaseMs: number): Promise<ClaimedDownload | undefined> {
-    const rows = await this.prisma.$queryRaw<ClaimedDownload[]>`
-      UPDATE assets.asset_downloads d
-         SET status = 'running', claimed_by = ${workerId}, attempts = d.attempts + 1,
-             lease_until = now() + ${leaseMs}::float8 * interval '1 millisecond', updated_at = now()
-       WHERE d.job_id = (
-         SELECT job_id FROM assets.asset_downloads
-          WHERE (status = 'queued' AND available_at <= now()) OR (status = 'running' AND lease_until < now())
-          ORDER BY created_at
-          LIMIT 1
-          FOR UPDATE SKIP LOCKED)
-      RETURNING d.job_id AS "jobId", d.team_id AS "teamId", d.project_id AS "projectId",
-                d.asset_ids AS "assetIds", d.options, d.attempts`;
-    return rows[0];
+  /** Claims up to `limit` of the oldest due archives: queued and due, or running under an expired lease (its worker died). */
+  async claim(workerId: string, leaseMs: number, limit = 1): Promise<ClaimedDownload[]> {
+    const { sql, params } = DOWNLOADS.claim(
+      limit,
+      leaseMs,
+      `job_id AS "jobId", team_id AS "teamId", project_id AS "projectId", asset_ids AS "assetIds", options, attempts`,
+      workerId,
+    );
+    return this.prisma.$queryRawUnsafe<ClaimedDownload[]>(sql, ...params);
   }
 
   /** Extends the claim; false when it is no longer ours (canceled, or the lease ran out and another worker took it). */
   async renew(jobId: string, workerId: string, leaseMs: number): Promise<boolean> {
-    const n = await this.prisma.$executeRaw`
-      UPDATE assets.asset_downloads SET lease_until = now() + ${leaseMs}::float8 * interval '1 millisecond'
-       WHERE job_id = ${jobId} AND claimed_by = ${workerId} AND status = 'running'`;
-    return n === 1;
+    const { sql, params } = DOWNLOADS.renewal(jobId, workerId, leaseMs);
+    return (await this.prisma.$executeRawUnsafe(sql, ...params)) === 1;
   }
 
   async succeeded(
@@ -108,29 +114,26 @@ export class DownloadRepository {
     workerId: string,
     result: { archiveKey: string; size: number; skipped: string[] },
   ): Promise<boolean> {
-    const n = await tx.$executeRaw`
-      UPDATE assets.asset_downloads
-         SET status = 'succeeded', archive_key = ${result.archiveKey}, archive_size = ${result.size}::bigint,
-             skipped_asset_ids = ${result.skipped}::text[], claimed_by = NULL, lease_until = NULL, updated_at = now()
-       WHERE job_id = ${jobId} AND claimed_by = ${workerId} AND status = 'running'`;
-    return n === 1;
+    const { sql, params } = DOWNLOADS.end(jobId, workerId, {
+      set: `status = 'succeeded', archive_key = $3, archive_size = $4::bigint, skipped_asset_ids = $5::text[]`,
+      params: [result.archiveKey, result.size, result.skipped],
+    });
+    return (await tx.$executeRawUnsafe(sql, ...params)) === 1;
   }
 
   async failed(tx: Tx, jobId: string, workerId: string, error: string): Promise<boolean> {
-    const n = await tx.$executeRaw`
-      UPDATE assets.asset_downloads SET status = 'failed', error = ${error}, claimed_by = NULL, lease_until = NULL, updated_at = now()
-       WHERE job_id = ${jobId} AND claimed_by = ${workerId} AND status = 'running'`;
-    return n === 1;
+    const { sql, params } = DOWNLOADS.end(jobId, workerId, { set: `status = 'failed', error = $3`, params: [error] });
+    return (await tx.$executeRawUnsafe(sql, ...params)) === 1;
   }
 
-  /** Gives the claim back: due again after `delayMs` (0: at once, e.g. at shutdown). */
+  /** Gives the claim back: due again after `delayMs` (0: at once, e.g. at shutdown, without counting the attempt). */
   async release(jobId: string, workerId: string, delayMs: number, error?: string): Promise<void> {
-    await this.prisma.$executeRaw`
-      UPDATE assets.asset_downloads
-         SET status = 'queued', claimed_by = NULL, lease_until = NULL, error = ${error ?? null},
-             available_at = now() + ${delayMs}::float8 * interval '1 millisecond', updated_at = now(),
-             attempts = CASE WHEN ${delayMs}::float8 = 0 THEN greatest(attempts - 1, 0) ELSE attempts END
-       WHERE job_id = ${jobId} AND claimed_by = ${workerId} AND status = 'running'`;
+    const { sql, params } = DOWNLOADS.end(jobId, workerId, {
+      set: `status = 'queued', error = $3, available_at = now() + $4::float8 * interval '1 millisecond',
+            attempts = CASE WHEN $4::float8 = 0 THEN greatest(attempts - 1, 0) ELSE attempts END`,
+      params: [error ?? null, delayMs],
+    });
+    await this.prisma.$executeRawUnsafe(sql, ...params);
   }
 
   /**
@@ -174,10 +177,6 @@ export class DownloadRepository {
 }
 
 /** Ends the lease of every running archive now (see reclaimAssetLeases: only where no other worker lives). */
-export async function reclaimDownloadLeases(db: Pick<DatabaseConnection, 'query'>): Promise<number> {
-  const rows = await db.query(
-    `UPDATE assets.asset_downloads SET lease_until = now() - interval '1 second'
-      WHERE status = 'running' AND lease_until > now() RETURNING 1`,
-  );
-  return rows.length;
+export function reclaimDownloadLeases(db: Pick<DatabaseConnection, 'query'>): Promise<number> {
+  return DOWNLOADS.reclaim(db);
 }

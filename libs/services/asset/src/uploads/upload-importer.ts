@@ -9,14 +9,13 @@ import {
   type OnModuleDestroy,
 } from '@nestjs/common';
 import { ApiError } from '@genasset/http';
-import { DATABASE_CONNECTION, type DatabaseConnection } from '@genasset/persistence';
+import { DATABASE_CONNECTION, TaskLoop, type ClaimedTask, type DatabaseConnection } from '@genasset/persistence';
 import { OBJECT_STORE, ObjectNotFoundError, sniff, SNIFF_BYTES, type ObjectStore, type SniffedContent } from '@genasset/storage';
 import { AssetPrisma } from '../asset.prisma';
 import { imageProperties, AssetWriter, type NewAsset } from '../core/asset-writer';
 import { probeImage, webRendition } from '../core/images';
 import { tryImageEmbedding } from '../embeddings/image-embedding';
 import { formatBytes } from '../core/limits';
-import { ClaimLoop, type ClaimedTask } from '../downloads/claim-loop';
 import type { Upload } from '../generated/prisma/client';
 import { objectKeys } from '../objects/object-keys';
 import { StoredObjects } from '../objects/stored-objects';
@@ -46,7 +45,7 @@ const TYPE_OF: Record<SniffedContent['family'], { type: NewAsset['type']; kind: 
 export class UploadImporter implements OnApplicationBootstrap, OnModuleDestroy {
   private readonly logger = new Logger(UploadImporter.name);
   private readonly workerId = `up_${randomBytes(8).toString('hex')}`;
-  private readonly loop: ClaimLoop;
+  private readonly loop: TaskLoop;
 
   constructor(
     @Inject(DATABASE_CONNECTION) db: DatabaseConnection,
@@ -57,16 +56,17 @@ export class UploadImporter implements OnApplicationBootstrap, OnModuleDestroy {
     private readonly writer: AssetWriter,
     private readonly objects: StoredObjects,
   ) {
-    this.loop = new ClaimLoop(
-      db,
+    this.loop = new TaskLoop(
       {
         name: UploadImporter.name,
         concurrency: settings.concurrency,
         pollIntervalMs: settings.pollIntervalMs,
+        db,
         channel: UPLOADS_CHANNEL,
+        backoff: { baseMs: 500, maxMs: 30_000 },
         maintenance: { everyMs: Math.min(60_000, settings.pollIntervalMs * 5), run: () => this.maintain() },
       },
-      () => this.claim(),
+      (room) => this.claim(room),
     );
   }
 
@@ -82,9 +82,9 @@ export class UploadImporter implements OnApplicationBootstrap, OnModuleDestroy {
     this.loop.wake();
   }
 
-  private async claim(): Promise<ClaimedTask | undefined> {
-    const upload = await this.uploads.claim(this.workerId, this.settings.leaseMs);
-    return upload ? () => this.run(upload) : undefined;
+  private async claim(room: number): Promise<ClaimedTask[]> {
+    const uploads = await this.uploads.claim(this.workerId, this.settings.leaseMs, room);
+    return uploads.map((upload) => () => this.run(upload));
   }
 
   private async run(upload: Upload): Promise<void> {

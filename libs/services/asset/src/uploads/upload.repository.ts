@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import type { DatabaseConnection } from '@genasset/persistence';
+import { LeaseTable, type DatabaseConnection } from '@genasset/persistence';
 import { AssetPrisma } from '../asset.prisma';
 import type { Prisma, Upload } from '../generated/prisma/client';
 
@@ -12,6 +12,22 @@ export type NewUpload = Omit<
   Upload,
   'status' | 'errorMessage' | 'attempts' | 'claimedBy' | 'leaseUntil' | 'createdAt' | 'updatedAt'
 >;
+
+/**
+ * The import queue's leased work (libs/persistence LeaseTable): claimed under the worker's id. The
+ * status stays `validating` while claimed; a given-back row keeps a back-off in `lease_until`.
+ */
+const IMPORTS = new LeaseTable({
+  table: 'assets.uploads',
+  key: 'id',
+  holder: { column: 'claimed_by', token: 'given' },
+  held: `status = 'validating'`,
+  pick: {
+    claimable: `status = 'validating' AND (lease_until IS NULL OR lease_until < now())`,
+    order: 'lease_until NULLS FIRST, updated_at',
+  },
+  onClaim: 'attempts = attempts + 1',
+});
 
 /**
  * The `uploads` table: records of multipart uploads, and the import queue
@@ -64,42 +80,35 @@ export class UploadRepository {
     return n === 1;
   }
 
-  /** Claims the oldest upload waiting to be imported (or whose importer died). */
-  async claim(workerId: string, leaseMs: number): Promise<Upload | undefined> {
-    const rows = await this.prisma.$queryRaw<{ id: string }[]>`
-      UPDATE assets.uploads u
-         SET claimed_by = ${workerId}, attempts = u.attempts + 1, lease_until = now() + ${leaseMs}::float8 * interval '1 millisecond'
-       WHERE u.id = (
-         SELECT id FROM assets.uploads
-          WHERE status = 'validating' AND (lease_until IS NULL OR lease_until < now())
-          ORDER BY lease_until NULLS FIRST, updated_at
-          LIMIT 1
-          FOR UPDATE SKIP LOCKED)
-      RETURNING u.id`;
-    if (rows.length === 0) return undefined;
-    return (await this.prisma.upload.findUnique({ where: { id: rows[0].id } })) ?? undefined;
+  /** Claims up to `limit` of the oldest uploads waiting to be imported (or whose importer died). */
+  async claim(workerId: string, leaseMs: number, limit = 1): Promise<Upload[]> {
+    const { sql, params } = IMPORTS.claim(limit, leaseMs, 'id', workerId);
+    const rows = await this.prisma.$queryRawUnsafe<{ id: string }[]>(sql, ...params);
+    if (rows.length === 0) return [];
+    return this.prisma.upload.findMany({ where: { id: { in: rows.map((r) => r.id) } } });
   }
 
   /** In the transaction that created the asset. */
   async imported(tx: Tx, id: string, workerId: string): Promise<boolean> {
-    const n = await tx.$executeRaw`
-      UPDATE assets.uploads SET status = 'imported', claimed_by = NULL, lease_until = NULL, updated_at = now()
-       WHERE id = ${id} AND claimed_by = ${workerId} AND status = 'validating'`;
-    return n === 1;
+    const { sql, params } = IMPORTS.end(id, workerId, { set: `status = 'imported', updated_at = now()` });
+    return (await tx.$executeRawUnsafe(sql, ...params)) === 1;
   }
 
   async importFailed(id: string, workerId: string, reason: string): Promise<boolean> {
-    const n = await this.prisma.$executeRaw`
-      UPDATE assets.uploads SET status = 'failed', error_message = ${reason}, claimed_by = NULL, lease_until = NULL, updated_at = now()
-       WHERE id = ${id} AND claimed_by = ${workerId} AND status = 'validating'`;
-    return n === 1;
+    const { sql, params } = IMPORTS.end(id, workerId, {
+      set: `status = 'failed', error_message = $3, updated_at = now()`,
+      params: [reason],
+    });
+    return (await this.prisma.$executeRawUnsafe(sql, ...params)) === 1;
   }
 
   /** Gives the claim back, due again after `delayMs`. */
   async release(id: string, workerId: string, delayMs: number): Promise<void> {
-    await this.prisma.$executeRaw`
-      UPDATE assets.uploads SET claimed_by = NULL, lease_until = now() + ${delayMs}::float8 * interval '1 millisecond'
-       WHERE id = ${id} AND claimed_by = ${workerId} AND status = 'validating'`;
+    const { sql, params } = IMPORTS.end(id, workerId, {
+      lease: `now() + $3::float8 * interval '1 millisecond'`,
+      params: [delayMs],
+    });
+    await this.prisma.$executeRawUnsafe(sql, ...params);
   }
 
   /** Pending uploads past their expiry (to abort), a batch at a time. */
@@ -122,10 +131,6 @@ export class UploadRepository {
  * Ends the lease of every claimed import now (see reclaimAssetLeases: only where no other worker
  * lives). An unclaimed row's lease_until is a back-off (release), not a lease: left alone.
  */
-export async function reclaimUploadLeases(db: Pick<DatabaseConnection, 'query'>): Promise<number> {
-  const rows = await db.query(
-    `UPDATE assets.uploads SET lease_until = now() - interval '1 second'
-      WHERE status = 'validating' AND claimed_by IS NOT NULL AND lease_until > now() RETURNING 1`,
-  );
-  return rows.length;
+export function reclaimUploadLeases(db: Pick<DatabaseConnection, 'query'>): Promise<number> {
+  return IMPORTS.reclaim(db);
 }

@@ -11,7 +11,7 @@ export interface BackendTaskDeps {
   queue: WorkQueue;
   reporter: JobReporter;
   leaseMs: number;
-  /** A write that must not be lost to a short database outage (JobExecution.persist). */
+  /** A write that must not be lost to a short database outage (JobLease.persist). */
   persist<T>(what: string, write: () => Promise<T>): Promise<T>;
 }
 

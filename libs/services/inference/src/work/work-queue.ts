@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import type { SqlClient } from '@genasset/messaging';
-import type { DatabaseConnection } from '@genasset/persistence';
+import { LeaseTable, type DatabaseConnection, type Statement } from '@genasset/persistence';
 import { InferencePrisma } from '../inference.prisma';
 import type { Prisma } from '../generated/prisma/client';
 
@@ -59,6 +59,23 @@ interface ClaimedRow {
   backend_handle: string | null;
 }
 
+/** The queue's leased work (libs/persistence LeaseTable): a fresh claim token per claim. */
+const WORK = new LeaseTable({
+  table: 'inference.work_items',
+  key: 'job_id',
+  holder: { column: 'claim_token', token: 'generated' },
+  held: `status = 'running'`,
+  pick: {
+    claimable: `(status = 'queued' AND available_at <= now()) OR (status = 'running' AND lease_until < now())`,
+    order: 'available_at, job_id',
+  },
+  onClaim: `status = 'running', attempts = attempts + 1`,
+  touch: 'updated_at = now()',
+});
+
+const CLAIMED_COLUMNS = `job_id, job_type, mode, team_id, project_id, author_id, model_id, input, attempts, claim_token,
+                 backend, backend_submission, backend_handle`;
+
 /**
  * The work queue in the inference schema. Items are written with the inbox
  * mark of their `job.work.requested` (so a crash never loses one), claimed
@@ -112,21 +129,8 @@ export class WorkQueue {
 
   /** Claims up to `limit` due items: queued ones whose time has come, and running ones whose lease expired (their worker died). */
   async claim(limit: number, leaseMs: number): Promise<ClaimedItem[]> {
-    const rows = await this.prisma.$queryRawUnsafe<ClaimedRow[]>(
-      `UPDATE inference.work_items AS w
-          SET status = 'running', attempts = w.attempts + 1, claim_token = gen_random_uuid()::text,
-              lease_until = now() + make_interval(secs => $2::double precision / 1000), updated_at = now()
-        WHERE w.job_id IN (
-          SELECT job_id FROM inference.work_items
-           WHERE (status = 'queued' AND available_at <= now()) OR (status = 'running' AND lease_until < now())
-           ORDER BY available_at, job_id
-           LIMIT $1
-           FOR UPDATE SKIP LOCKED)
-       RETURNING w.job_id, w.job_type, w.mode, w.team_id, w.project_id, w.author_id, w.model_id, w.input, w.attempts, w.claim_token,
-                 w.backend, w.backend_submission, w.backend_handle`,
-      limit,
-      leaseMs,
-    );
+    const { sql, params } = WORK.claim(limit, leaseMs, CLAIMED_COLUMNS);
+    const rows = await this.prisma.$queryRawUnsafe<ClaimedRow[]>(sql, ...params);
     return rows.map((r) => ({
       jobId: r.job_id,
       jobType: r.job_type,
@@ -148,25 +152,23 @@ export class WorkQueue {
    * False when the claim is gone.
    */
   async recordIntent(item: ClaimedItem, backend: string, submission: string): Promise<boolean> {
-    const changed = await this.prisma.$executeRawUnsafe(
-      `UPDATE inference.work_items SET backend = $3, backend_submission = $4, backend_handle = NULL, backend_report = NULL, updated_at = now()
-        WHERE job_id = $1 AND claim_token = $2 AND status = 'running'`,
+    const { sql, params } = WORK.whileHeld(
       item.jobId,
       item.claimToken,
-      backend,
-      submission,
+      'backend = $3, backend_submission = $4, backend_handle = NULL, backend_report = NULL',
+      [backend, submission],
     );
-    return changed > 0;
+    return (await this.prisma.$executeRawUnsafe(sql, ...params)) > 0;
   }
 
   /** The backend accepted the work: its handle, stored as one statement guarded by the claim (a guard for Outbox.writeIf). */
-  handleRecording(item: ClaimedItem, handle: string, leaseMs: number): { sql: string; params: unknown[] } {
-    return {
-      sql: `UPDATE inference.work_items SET backend_handle = $3, backend_submitted_at = now(), updated_at = now(),
-                   lease_until = now() + make_interval(secs => $4::double precision / 1000)
-        WHERE job_id = $1 AND claim_token = $2 AND status = 'running' RETURNING 1`,
-      params: [item.jobId, item.claimToken, handle, leaseMs],
-    };
+  handleRecording(item: ClaimedItem, handle: string, leaseMs: number): Statement {
+    return WORK.whileHeld(
+      item.jobId,
+      item.claimToken,
+      `backend_handle = $3, backend_submitted_at = now(), lease_until = now() + $4::float8 * interval '1 millisecond'`,
+      [handle, leaseMs],
+    );
   }
 
   /** Renews the lease; false when the claim is gone (canceled, or taken over after a missed lease). */
@@ -176,12 +178,8 @@ export class WorkQueue {
   }
 
   /** The lease renewal as one statement returning a row only while the claim is held (a guard for Outbox.writeIf). */
-  renewal(item: ClaimedItem, leaseMs: number): { sql: string; params: unknown[] } {
-    return {
-      sql: `UPDATE inference.work_items SET lease_until = now() + make_interval(secs => $3::double precision / 1000), updated_at = now()
-        WHERE job_id = $1 AND claim_token = $2 AND status = 'running' RETURNING 1`,
-      params: [item.jobId, item.claimToken, leaseMs],
-    };
+  renewal(item: ClaimedItem, leaseMs: number): Statement {
+    return WORK.renewal(item.jobId, item.claimToken, leaseMs);
   }
 
   /** Ends the claim with a final status; false when this worker no longer holds it (nothing may be reported then). */
@@ -200,38 +198,25 @@ export class WorkQueue {
     item: ClaimedItem,
     status: 'done' | 'failed' | 'ignored',
     lastError?: string,
-  ): { sql: string; params: unknown[] } {
-    return {
-      sql: `UPDATE inference.work_items SET status = $3, last_error = $4, claim_token = NULL, lease_until = NULL, updated_at = now()
-        WHERE job_id = $1 AND claim_token = $2 AND status = 'running' RETURNING 1`,
-      params: [item.jobId, item.claimToken, status, lastError ?? null],
-    };
+  ): Statement {
+    return WORK.end(item.jobId, item.claimToken, { set: 'status = $3, last_error = $4', params: [status, lastError ?? null] });
   }
 
   /** A transient failure: queued again after `delayMs`. */
   async retryLater(item: ClaimedItem, delayMs: number, lastError: string): Promise<boolean> {
-    const changed = await this.prisma.$executeRawUnsafe(
-      `UPDATE inference.work_items
-          SET status = 'queued', claim_token = NULL, lease_until = NULL, last_error = $3, updated_at = now(),
-              available_at = now() + make_interval(secs => $4::double precision / 1000)
-        WHERE job_id = $1 AND claim_token = $2 AND status = 'running'`,
-      item.jobId,
-      item.claimToken,
-      lastError.slice(0, 2000),
-      delayMs,
-    );
-    return changed > 0;
+    const { sql, params } = WORK.end(item.jobId, item.claimToken, {
+      set: `status = 'queued', last_error = $3, available_at = now() + $4::float8 * interval '1 millisecond'`,
+      params: [lastError.slice(0, 2000), delayMs],
+    });
+    return (await this.prisma.$executeRawUnsafe(sql, ...params)) > 0;
   }
 
   /** Shutdown: gives the item back at once, without counting the interrupted run as an attempt. */
   async release(item: ClaimedItem): Promise<void> {
-    await this.prisma.$executeRawUnsafe(
-      `UPDATE inference.work_items
-          SET status = 'queued', attempts = greatest(0, attempts - 1), claim_token = NULL, lease_until = NULL, available_at = now(), updated_at = now()
-        WHERE job_id = $1 AND claim_token = $2 AND status = 'running'`,
-      item.jobId,
-      item.claimToken,
-    );
+    const { sql, params } = WORK.end(item.jobId, item.claimToken, {
+      set: `status = 'queued', attempts = greatest(0, attempts - 1), available_at = now()`,
+    });
+    await this.prisma.$executeRawUnsafe(sql, ...params);
   }
 
   async status(jobId: string): Promise<WorkStatus | undefined> {
@@ -289,17 +274,9 @@ export class WorkQueue {
   }
 }
 
-/**
- * Ends the lease of every running item now, so the claim above takes it again at once instead of
- * when the lease runs out. Only for a process that knows no other worker of this database is
- * alive: an embedded one at start, before its own workers claim (libs/runtime, reclaimLeasesAtStart).
- */
-export async function reclaimWorkLeases(db: Pick<DatabaseConnection, 'query'>): Promise<number> {
-  const rows = await db.query(
-    `UPDATE inference.work_items SET lease_until = now() - interval '1 second'
-      WHERE status = 'running' AND lease_until > now() RETURNING 1`,
-  );
-  return rows.length;
+/** Ends the lease of every running item now (LeaseTable.reclaim: only where no other worker of this database lives). */
+export function reclaimWorkLeases(db: Pick<DatabaseConnection, 'query'>): Promise<number> {
+  return WORK.reclaim(db);
 }
 
 /** The backend task columns of a row, when an earlier run recorded one. */

@@ -1,6 +1,5 @@
 import { errorMessage, sleep } from '@genasset/contracts';
 import { Logger } from '@nestjs/common';
-import { WakeSignal } from '@genasset/messaging';
 import {
   contextFromHeaders,
   inSpan,
@@ -8,7 +7,7 @@ import {
   SpanKind,
   tracingEnabled,
 } from '@genasset/observability';
-import type { DatabaseConnection } from '@genasset/persistence';
+import { ClaimLoop, type DatabaseConnection } from '@genasset/persistence';
 import { DELIVERIES_CHANNEL, RECALLED_ENDPOINTS_CHANNEL } from '../deliveries/delivery-wakeup';
 import {
   observeAttempt,
@@ -64,11 +63,10 @@ export class DeliveryWorker implements DeliveryHandoffPort {
   /** A delivery leased longer ago than this is given back instead of started (startWindowMs). */
   private readonly startWindowMs: number;
   private running = false;
-  private loop?: Promise<void>;
-  private readonly doorbell = new WakeSignal();
+  /** Claim rounds (libs/persistence ClaimLoop): NOTIFY of the intake, wake-ups, the poll, back-off. */
+  private readonly loop: ClaimLoop;
   /** The last claim was cut short by a cap: finishing attempts should wake the loop. */
   private limited = false;
-  private unlisten?: () => Promise<void>;
   private unlistenRecalled?: () => Promise<void>;
   /**
    * Endpoints paused, deleted or re-pointed lately → when this process heard
@@ -76,7 +74,6 @@ export class DeliveryWorker implements DeliveryHandoffPort {
    * hand-off still on its way) is given back instead of started.
    */
   private readonly recalledAt = new Map<string, number>();
-  private claimFailures = 0;
   private readonly counts = { claimed: 0, handedOver: 0, attempted: 0, givenBack: 0 };
 
   constructor(
@@ -112,6 +109,16 @@ export class DeliveryWorker implements DeliveryHandoffPort {
       // Quick writes make small waves; a few ms of patience makes fewer, fuller statements.
       { fillTo: settings.maxInFlight, lingerMs: RECORD_LINGER_MS },
     );
+    this.loop = new ClaimLoop(
+      {
+        name: 'DeliveryWorker',
+        pollIntervalMs: settings.pollIntervalMs,
+        db,
+        channel: DELIVERIES_CHANNEL,
+        backoff: { baseMs: 100, maxMs: 5_000 },
+      },
+      () => this.round(),
+    );
   }
 
   stats(): WorkerStats {
@@ -127,11 +134,6 @@ export class DeliveryWorker implements DeliveryHandoffPort {
     if (this.running) return;
     this.running = true;
     try {
-      this.unlisten = await this.db.listen(DELIVERIES_CHANNEL, () => this.wake());
-    } catch (error) {
-      this.logger.warn(`LISTEN ${DELIVERIES_CHANNEL} failed, relying on polling: ${errorMessage(error)}`);
-    }
-    try {
       this.unlistenRecalled = await this.db.listen(RECALLED_ENDPOINTS_CHANNEL, (endpointId) =>
         this.recall(endpointId),
       );
@@ -140,7 +142,7 @@ export class DeliveryWorker implements DeliveryHandoffPort {
         `LISTEN ${RECALLED_ENDPOINTS_CHANNEL} failed: deliveries already held for a paused, deleted or re-pointed endpoint may still be sent as held: ${errorMessage(error)}`,
       );
     }
-    this.loop = this.run();
+    await this.loop.start();
   }
 
   /**
@@ -152,11 +154,9 @@ export class DeliveryWorker implements DeliveryHandoffPort {
   async stop(): Promise<void> {
     if (!this.running) return;
     this.running = false;
-    this.wake();
-    await this.loop;
+    await this.loop.stop();
     for (const timer of this.retryTimers.values()) clearTimeout(timer);
     this.retryTimers.clear();
-    await this.unlisten?.().catch(() => undefined);
     await this.unlistenRecalled?.().catch(() => undefined);
 
     const release = async (ids: string[]) => {
@@ -232,54 +232,37 @@ export class DeliveryWorker implements DeliveryHandoffPort {
 
   /** Asks for a claim round now (NOTIFY, room made by finished attempts, a retry falling due). */
   wake(): void {
-    this.doorbell.wake();
+    this.loop.wake();
   }
 
-  private async run(): Promise<void> {
-    while (this.running) {
-      this.doorbell.take();
-      // Outcomes piling up unrecorded (database trouble): take no more work until they are written.
-      const backlogged = this.recorder.pending > Math.max(1_000, 4 * this.settings.maxInFlight);
-      // A NOTIFY may come when little room is free: while attempts are running, wait until they free
-      // a worthwhile batch's room (they wake the loop) instead of claiming a few rows at a time.
-      const idle = this.board.inFlight + this.board.queued === 0;
-      const worthwhile = idle || this.board.room >= this.claimThreshold;
-      const want = backlogged || !worthwhile ? 0 : Math.min(this.settings.claimBatch, this.board.room);
-      let claimed = 0;
-      let more = false;
-      if (want > 0) {
-        try {
-          const { deliveries, moreDue } = await this.repository.claim({
-            limit: want,
-            endpointConcurrency: this.settings.endpointConcurrency * this.board.prefetch,
-            busy: this.board.busy(),
-            leaseMs: this.settings.leaseMs,
-          });
-          claimed = deliveries.length;
-          more = moreDue;
-          if (this.claimFailures > 0) this.logger.log('claiming recovered');
-          this.claimFailures = 0;
-          this.counts.claimed += claimed;
-          if (claimed > 0) webhookDispatchTaken.inc({ source: 'claim' }, claimed);
-          this.board.add(deliveries);
-          this.pump();
-        } catch (error) {
-          this.claimFailures++;
-          const delay = Math.min(5_000, 100 * 2 ** Math.min(this.claimFailures, 6));
-          if (this.claimFailures === 1 || this.claimFailures % 10 === 0) {
-            this.logger.warn(
-              `claiming deliveries failed ${this.claimFailures}x, retrying in ${delay} ms: ${errorMessage(error)}`,
-            );
-          }
-          await this.idle(delay);
-          continue;
-        }
-      }
-      this.limited = want === 0 || claimed === want || more;
-      // A full batch means more is due: claim again as soon as there is room for a worthwhile batch.
-      if (claimed > 0 && claimed === want && this.board.room >= this.claimThreshold) continue;
-      await this.idle(this.settings.pollIntervalMs);
+  /** One claim round (ClaimLoop): true when it took a full batch and there is room for another. */
+  private async round(): Promise<boolean> {
+    // Outcomes piling up unrecorded (database trouble): take no more work until they are written.
+    const backlogged = this.recorder.pending > Math.max(1_000, 4 * this.settings.maxInFlight);
+    // A NOTIFY may come when little room is free: while attempts are running, wait until they free
+    // a worthwhile batch's room (they wake the loop) instead of claiming a few rows at a time.
+    const idle = this.board.inFlight + this.board.queued === 0;
+    const worthwhile = idle || this.board.room >= this.claimThreshold;
+    const want = backlogged || !worthwhile ? 0 : Math.min(this.settings.claimBatch, this.board.room);
+    let claimed = 0;
+    let more = false;
+    if (want > 0) {
+      const { deliveries, moreDue } = await this.repository.claim({
+        limit: want,
+        endpointConcurrency: this.settings.endpointConcurrency * this.board.prefetch,
+        busy: this.board.busy(),
+        leaseMs: this.settings.leaseMs,
+      });
+      claimed = deliveries.length;
+      more = moreDue;
+      this.counts.claimed += claimed;
+      if (claimed > 0) webhookDispatchTaken.inc({ source: 'claim' }, claimed);
+      this.board.add(deliveries);
+      this.pump();
     }
+    this.limited = want === 0 || claimed === want || more;
+    // A full batch means more is due: claim again as soon as there is room for a worthwhile batch.
+    return claimed > 0 && claimed === want && this.board.room >= this.claimThreshold;
   }
 
   /**
@@ -407,10 +390,6 @@ export class DeliveryWorker implements DeliveryHandoffPort {
     );
     timer.unref();
     this.retryTimers.set(bucket, timer);
-  }
-
-  private idle(ms: number): Promise<void> {
-    return this.running ? this.doorbell.sleep(ms) : Promise.resolve();
   }
 }
 

@@ -1,4 +1,5 @@
 import {
+  LeaseTable,
   prepared,
   type DatabaseConnection,
   type SessionSettings,
@@ -50,6 +51,20 @@ export interface ClaimRequest {
 
 const S = 'webhooks';
 const PENDING = `('created', 'retrying')`;
+
+/**
+ * The deliveries' leased work (libs/persistence LeaseTable): the lease alone marks a claim (no
+ * holder column: claims are checked against this process's clock, `leasedAt`), and a pending
+ * delivery stays pending while leased. CLAIM_SQL below is the claim of this table (per-endpoint
+ * caps, the endpoint's URL and secret joined), RECORD_SQL its end; releases and reclaims are the
+ * mechanism's.
+ */
+const DELIVERIES = new LeaseTable({
+  table: `${S}.webhook_deliveries`,
+  key: 'id',
+  held: `status IN ${PENDING}`,
+  lapsed: 'NULL',
+});
 
 /**
  * Planner settings pinned for these statements: walk the due index in order and look rows up by key,
@@ -262,10 +277,8 @@ export class DeliveryRepository {
   /** Gives claimed deliveries back without recording an attempt (shutdown abandoned them mid-flight). */
   async release(deliveryIds: readonly string[]): Promise<void> {
     if (deliveryIds.length === 0) return;
-    await this.statements.query(
-      `UPDATE ${S}.webhook_deliveries SET lease_until = NULL WHERE id = ANY ($1::text[]) AND status IN ${PENDING}`,
-      [deliveryIds],
-    );
+    const { sql, params } = DELIVERIES.releaseAll(deliveryIds);
+    await this.statements.query(sql, params);
   }
 }
 
@@ -289,9 +302,6 @@ function decisionsFrom(schedule: RetrySchedule, result: AttemptResult): { status
  * database is alive: an embedded one at start, before its workers claim (libs/runtime,
  * reclaimLeasesAtStart).
  */
-export async function reclaimDeliveryLeases(db: Pick<DatabaseConnection, 'query'>): Promise<number> {
-  const rows = await db.query(
-    `UPDATE ${S}.webhook_deliveries SET lease_until = NULL WHERE status IN ${PENDING} AND lease_until > now() RETURNING 1`,
-  );
-  return rows.length;
+export function reclaimDeliveryLeases(db: Pick<DatabaseConnection, 'query'>): Promise<number> {
+  return DELIVERIES.reclaim(db);
 }
