@@ -188,7 +188,12 @@ describe('platform in embedded mode', () => {
     expect(docs.status).toBe(200);
     expect(docs.headers.get('content-type')).toContain('text/html');
     const ready = await fetch(`${base}/readyz`);
-    expect(await ready.json()).toEqual({ status: 'ok', checks: { database: 'ok', broker: 'ok' } });
+    // Embedded PGlite loads pgvector: search answers similarity through its HNSW index, and says so.
+    expect(await ready.json()).toEqual({
+      status: 'ok',
+      checks: { database: 'ok', broker: 'ok', search: 'ok' },
+      details: { search: expect.stringMatching(/^pgvector hnsw/) },
+    });
   });
 
   it('provisions tenants through the admin API with the bootstrap admin token', async () => {
