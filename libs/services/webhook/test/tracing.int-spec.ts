@@ -86,12 +86,17 @@ describe('tracing: request → Kafka → webhook attempt', () => {
     });
 
     // The same story in the dispatcher's /metrics: one successful attempt, a delivery done, an empty queue.
+    // The counters move when the attempt ends; the queue gauges read the table, which the outcome reaches
+    // in the recorder's next batch (a few ms later): wait for both.
     const metrics = await waitFor(
       async () => {
         const text = await (await fetch(`${fixture.harness.url}/metrics`)).text();
-        return text.includes('webhook_deliveries_total{result="delivered"} 1') ? text : undefined;
+        const done =
+          text.includes('webhook_deliveries_total{result="delivered"} 1') &&
+          text.includes('webhook_queue_due_deliveries{status="created"} 0');
+        return done ? text : undefined;
       },
-      { timeoutMs: 15_000, what: 'delivery counted' },
+      { timeoutMs: 15_000, what: 'delivery counted and recorded' },
     );
     expect(metrics).toContain('webhook_attempts_total{outcome="success"} 1');
     expect(metrics).toMatch(/^webhook_attempt_duration_seconds_count\{outcome="success"\} 1$/m);
