@@ -7,6 +7,6 @@
  * documents served no longer match it, and names the two values to record here.
  */
 export const API_VERSION = {
-  version: '2026-11-27T18:50:41.000Z',
-  fingerprint: '5b2ae9b991cfdd26',
+  version: '2026-11-27T22:08:58.000Z',
+  fingerprint: 'e50ff0a939bb7f1c',
 } as const;
