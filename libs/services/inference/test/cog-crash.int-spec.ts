@@ -8,10 +8,7 @@ import sharp from 'sharp';
 import { migrate } from '@genasset/persistence';
 import {
   FakeCog,
-  freePort,
   primeConsumerGroups,
-  s3Env,
-  spawnTsProcess,
   testServices,
   waitFor,
   type SpawnedProcess,
@@ -19,6 +16,7 @@ import {
 } from '@genasset/testing';
 import { INFERENCE_SCHEMA, INFERENCE_SERVICE } from '../src';
 import { forwarder } from './support/forwarder';
+import { startWorkerProcess } from './support/worker-process';
 import { startInferenceHarness, type InferenceHarness } from './support/inference-harness';
 
 // Separate OS processes: SWC start-up of the worker twice on 2 cores.
@@ -41,36 +39,16 @@ describe('inference-worker process: killed while a Cog prediction runs asynchron
   let backends: string;
 
   const worker = async (env: Record<string, string> = {}) => {
-    const port = await freePort();
-    const child = spawnTsProcess('apps/inference-worker/src/main.ts', {
-      NODE_ENV: 'test',
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      LOG_LEVEL: 'warn',
-      DATABASE_URL: harness.database.url,
-      KAFKA_BROKERS: testServices().kafkaBrokers.join(','),
-      KAFKA_GROUP_PREFIX: groupPrefix,
-      KAFKAJS_NO_PARTITIONER_WARNING: '1',
-      ...s3Env(testServices().s3),
-      ASSET_SERVICE_URL: harness.url,
-      JOB_SERVICE_URL: harness.url,
-      GENERATION_SERVICE_URL: harness.url,
-      INTERNAL_API_TOKEN: harness.internalToken,
-      INFERENCE_BACKENDS_FILE: backends,
-      INFERENCE_CALLBACK_SECRET: 'a-callback-signing-secret',
-      INFERENCE_PREVIEW: 'off',
-      INFERENCE_LEASE: '3s',
-      INFERENCE_POLL_INTERVAL: '200ms',
-      INFERENCE_PROGRESS_INTERVAL: '0',
-      ...env,
+    const { child, url } = await startWorkerProcess(harness, {
+      groupPrefix,
+      spawned: workers,
+      env: {
+        INFERENCE_BACKENDS_FILE: backends,
+        INFERENCE_CALLBACK_SECRET: 'a-callback-signing-secret',
+        ...env,
+      },
     });
-    workers.push(child);
-    await waitFor(async () => (await fetch(`http://127.0.0.1:${port}/readyz`).catch(() => undefined))?.ok, {
-      timeoutMs: 120_000,
-      intervalMs: 250,
-      what: 'the inference-worker process /readyz',
-    });
-    target = `http://127.0.0.1:${port}`;
+    target = url;
     return child;
   };
 

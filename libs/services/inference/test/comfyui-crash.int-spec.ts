@@ -2,10 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { migrate } from '@genasset/persistence';
 import {
   FakeComfyui,
-  freePort,
   primeConsumerGroups,
-  s3Env,
-  spawnTsProcess,
   testServices,
   waitFor,
   type SpawnedProcess,
@@ -13,6 +10,7 @@ import {
 } from '@genasset/testing';
 import { INFERENCE_SCHEMA, INFERENCE_SERVICE } from '../src';
 import { comfyBackendsFile } from './support/comfyui-backends';
+import { startWorkerProcess } from './support/worker-process';
 import { startInferenceHarness, type InferenceHarness } from './support/inference-harness';
 
 // Separate OS processes: SWC start-up of the worker twice on 2 cores.
@@ -33,35 +31,14 @@ describe('inference-worker process: killed mid-job on a ComfyUI backend', () => 
   const groupPrefix = `crash-${randomBytes(4).toString('hex')}.`;
 
   const worker = async (env: Record<string, string> = {}) => {
-    const port = await freePort();
-    const child = spawnTsProcess('apps/inference-worker/src/main.ts', {
-      NODE_ENV: 'test',
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      LOG_LEVEL: 'warn',
-      DATABASE_URL: harness.database.url,
-      KAFKA_BROKERS: testServices().kafkaBrokers.join(','),
-      KAFKA_GROUP_PREFIX: groupPrefix,
-      KAFKAJS_NO_PARTITIONER_WARNING: '1',
-      ...s3Env(testServices().s3),
-      ASSET_SERVICE_URL: harness.url,
-      JOB_SERVICE_URL: harness.url,
-      GENERATION_SERVICE_URL: harness.url,
-      INTERNAL_API_TOKEN: harness.internalToken,
-      INFERENCE_BACKENDS_FILE: comfyBackendsFile(fake.url),
-      COMFY_TEST_TOKEN: 'tok_test',
-      INFERENCE_PREVIEW: 'off',
-      // A killed worker's job is taken over 3 s after its last renewal.
-      INFERENCE_LEASE: '3s',
-      INFERENCE_POLL_INTERVAL: '200ms',
-      INFERENCE_PROGRESS_INTERVAL: '0',
-      ...env,
-    });
-    workers.push(child);
-    await waitFor(async () => (await fetch(`http://127.0.0.1:${port}/readyz`).catch(() => undefined))?.ok, {
-      timeoutMs: 120_000,
-      intervalMs: 250,
-      what: 'the inference-worker process /readyz',
+    const { child } = await startWorkerProcess(harness, {
+      groupPrefix,
+      spawned: workers,
+      env: {
+        INFERENCE_BACKENDS_FILE: comfyBackendsFile(fake.url),
+        COMFY_TEST_TOKEN: 'tok_test',
+        ...env,
+      },
     });
     return child;
   };

@@ -3,10 +3,7 @@ import { migrate } from '@genasset/persistence';
 import {
   FakeCog,
   FakeReplicate,
-  freePort,
   primeConsumerGroups,
-  s3Env,
-  spawnTsProcess,
   testServices,
   waitFor,
   type SpawnedProcess,
@@ -14,6 +11,7 @@ import {
 } from '@genasset/testing';
 import { INFERENCE_SCHEMA, INFERENCE_SERVICE } from '../src';
 import { replicateBackendsFile, SDXL_VERSION } from './support/replicate-backends';
+import { startWorkerProcess } from './support/worker-process';
 import { paint, startInferenceHarness, type InferenceHarness } from './support/inference-harness';
 
 // Separate OS processes: SWC start-up of the worker twice on 2 cores.
@@ -34,42 +32,22 @@ describe('inference-worker process: killed mid-job on a Replicate backend', () =
   const groupPrefix = `r8crash-${randomBytes(4).toString('hex')}.`;
 
   const worker = async (env: Record<string, string> = {}) => {
-    const port = await freePort();
-    const child = spawnTsProcess('apps/inference-worker/src/main.ts', {
-      NODE_ENV: 'test',
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      LOG_LEVEL: 'warn',
-      DATABASE_URL: harness.database.url,
-      KAFKA_BROKERS: testServices().kafkaBrokers.join(','),
-      KAFKA_GROUP_PREFIX: groupPrefix,
-      KAFKAJS_NO_PARTITIONER_WARNING: '1',
-      ...s3Env(testServices().s3),
-      ASSET_SERVICE_URL: harness.url,
-      JOB_SERVICE_URL: harness.url,
-      GENERATION_SERVICE_URL: harness.url,
-      INTERNAL_API_TOKEN: harness.internalToken,
-      INFERENCE_BACKENDS_FILE: replicateBackendsFile(
-        { replicate: replicate.url, cog: cog.url, callback: 'https://genasset.example.com' },
-        {
-          timeouts: { request: '2s', job: '60s' },
-          routes: ['txt2img', 'img2img', 'model-training'],
-          models: { txt2img: `stability-ai/sdxl:${SDXL_VERSION}`, img2img: 'black-forest-labs/flux-dev', 'model-training': `ostris/flux-dev-lora-trainer:${'e4'.repeat(32)}` },
-          destination: 'genasset-test/crash-styles',
-        },
-      ),
-      REPLICATE_TEST_TOKEN: 'r8_test',
-      INFERENCE_PREVIEW: 'off',
-      INFERENCE_LEASE: '3s',
-      INFERENCE_POLL_INTERVAL: '200ms',
-      INFERENCE_PROGRESS_INTERVAL: '0',
-      ...env,
-    });
-    workers.push(child);
-    await waitFor(async () => (await fetch(`http://127.0.0.1:${port}/readyz`).catch(() => undefined))?.ok, {
-      timeoutMs: 120_000,
-      intervalMs: 250,
-      what: 'the inference-worker process /readyz',
+    const { child } = await startWorkerProcess(harness, {
+      groupPrefix,
+      spawned: workers,
+      env: {
+        INFERENCE_BACKENDS_FILE: replicateBackendsFile(
+          { replicate: replicate.url, cog: cog.url, callback: 'https://genasset.example.com' },
+          {
+            timeouts: { request: '2s', job: '60s' },
+            routes: ['txt2img', 'img2img', 'model-training'],
+            models: { txt2img: `stability-ai/sdxl:${SDXL_VERSION}`, img2img: 'black-forest-labs/flux-dev', 'model-training': `ostris/flux-dev-lora-trainer:${'e4'.repeat(32)}` },
+            destination: 'genasset-test/crash-styles',
+          },
+        ),
+        REPLICATE_TEST_TOKEN: 'r8_test',
+        ...env,
+      },
     });
     return child;
   };

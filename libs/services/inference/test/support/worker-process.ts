@@ -1,0 +1,44 @@
+import { freePort, s3Env, spawnTsProcess, testServices, waitFor, type SpawnedProcess } from '@genasset/testing';
+import type { InferenceHarness } from './inference-harness';
+
+/**
+ * An inference-worker as its own OS process, wired to the harness's database, broker, S3 and
+ * peers, for the crash drills that SIGKILL it: a 3 s lease (a killed worker's job is taken over
+ * 3 s after its last renewal), 200 ms polls, no preview engine. Resolves once `/readyz` is 200.
+ * The process is pushed onto `spawned` before that, so a worker that never gets ready is still
+ * stopped by the spec's cleanup.
+ */
+export async function startWorkerProcess(
+  harness: InferenceHarness,
+  options: { groupPrefix: string; spawned: SpawnedProcess[]; env: Record<string, string> },
+): Promise<{ child: SpawnedProcess; url: string }> {
+  const port = await freePort();
+  const child = spawnTsProcess('apps/inference-worker/src/main.ts', {
+    NODE_ENV: 'test',
+    PORT: String(port),
+    HOST: '127.0.0.1',
+    LOG_LEVEL: 'warn',
+    DATABASE_URL: harness.database.url,
+    KAFKA_BROKERS: testServices().kafkaBrokers.join(','),
+    KAFKA_GROUP_PREFIX: options.groupPrefix,
+    KAFKAJS_NO_PARTITIONER_WARNING: '1',
+    ...s3Env(testServices().s3),
+    ASSET_SERVICE_URL: harness.url,
+    JOB_SERVICE_URL: harness.url,
+    GENERATION_SERVICE_URL: harness.url,
+    INTERNAL_API_TOKEN: harness.internalToken,
+    INFERENCE_PREVIEW: 'off',
+    INFERENCE_LEASE: '3s',
+    INFERENCE_POLL_INTERVAL: '200ms',
+    INFERENCE_PROGRESS_INTERVAL: '0',
+    ...options.env,
+  });
+  options.spawned.push(child);
+  const url = `http://127.0.0.1:${port}`;
+  await waitFor(async () => (await fetch(`${url}/readyz`).catch(() => undefined))?.ok, {
+    timeoutMs: 120_000,
+    intervalMs: 250,
+    what: 'the inference-worker process /readyz',
+  });
+  return { child, url };
+}
