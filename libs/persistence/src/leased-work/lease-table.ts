@@ -69,6 +69,26 @@ export class LeaseTable {
   private readonly renewSql: string;
   private readonly guard: string;
 
+  /**
+   * A job queue of the usual shape (downloads, inference work items): `status` queued → running,
+   * due by `available_at`, a running row whose `lease_until` passed claimable again, each claim
+   * counted in `attempts`, `updated_at` touched by every change.
+   */
+  static statusQueue(table: string, holder: NonNullable<LeaseTableSpec['holder']>, order: string): LeaseTable {
+    return new LeaseTable({
+      table,
+      key: 'job_id',
+      holder,
+      held: `status = 'running'`,
+      pick: {
+        claimable: `(status = 'queued' AND available_at <= now()) OR (status = 'running' AND lease_until < now())`,
+        order,
+      },
+      onClaim: `status = 'running', attempts = attempts + 1`,
+      touch: 'updated_at = now()',
+    });
+  }
+
   constructor(readonly spec: LeaseTableSpec) {
     const { table, key, holder, touch } = spec;
     this.lease = spec.lease ?? 'lease_until';

@@ -40,18 +40,7 @@ export interface ArchiveAsset extends NamedAsset {
 }
 
 /** The queue's leased work (libs/persistence LeaseTable): claimed under the worker's id. */
-const DOWNLOADS = new LeaseTable({
-  table: 'assets.asset_downloads',
-  key: 'job_id',
-  holder: { column: 'claimed_by', token: 'given' },
-  held: `status = 'running'`,
-  pick: {
-    claimable: `(status = 'queued' AND available_at <= now()) OR (status = 'running' AND lease_until < now())`,
-    order: 'created_at',
-  },
-  onClaim: `status = 'running', attempts = attempts + 1`,
-  touch: 'updated_at = now()',
-});
+const DOWNLOADS = LeaseTable.statusQueue('assets.asset_downloads', { column: 'claimed_by', token: 'given' }, 'created_at');
 
 /**
  * The `asset_downloads` work queue. Every state change of a claimed row is

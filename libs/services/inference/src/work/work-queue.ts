@@ -60,18 +60,7 @@ interface ClaimedRow {
 }
 
 /** The queue's leased work (libs/persistence LeaseTable): a fresh claim token per claim. */
-const WORK = new LeaseTable({
-  table: 'inference.work_items',
-  key: 'job_id',
-  holder: { column: 'claim_token', token: 'generated' },
-  held: `status = 'running'`,
-  pick: {
-    claimable: `(status = 'queued' AND available_at <= now()) OR (status = 'running' AND lease_until < now())`,
-    order: 'available_at, job_id',
-  },
-  onClaim: `status = 'running', attempts = attempts + 1`,
-  touch: 'updated_at = now()',
-});
+const WORK = LeaseTable.statusQueue('inference.work_items', { column: 'claim_token', token: 'generated' }, 'available_at, job_id');
 
 const CLAIMED_COLUMNS = `job_id, job_type, mode, team_id, project_id, author_id, model_id, input, attempts, claim_token,
                  backend, backend_submission, backend_handle`;
