@@ -271,12 +271,9 @@ describe('resending a delivery', () => {
       const queued: Record = res.body.webhookEvent;
       if (change === 'pause') await pause(endpoint);
       else expect((await harness.request('DELETE', at(endpoint), { auth: owner.auth })).status).toBe(200);
-      // Known window (closing note of 2026-11-27): a delivery this worker already holds behind the busy
-      // slot is recalled by the NOTIFY the committed PUT or DELETE sends, which reaches the worker
-      // asynchronously. Released in the same instant, the slot started the held resend once in a
-      // fresh-clone run. The recall is given a moment here; checking the endpoint again at launch for
-      // deliveries that waited in the board would close the window.
-      await new Promise((resolve) => setTimeout(resolve, 300));
+      // Released at once: the worker checks a delivery that waited for the slot against the endpoint
+      // as stored before starting it, so the pause or delete holds it back even before the recall
+      // notice reaches the worker (DeliveryWorker.checkWaited).
       answers.set(path, 200);
       release(200);
       // Well past the workers' poll interval (500 ms) and the freed slot's claim.

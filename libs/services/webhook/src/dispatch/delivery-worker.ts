@@ -19,7 +19,7 @@ import { attemptResult, serviceFailure, type AttemptResult } from './attempt-out
 import { AttemptRecorder } from './attempt-recorder';
 import { deliveryBody } from './delivery-body';
 import type { DeliveryHandoff, DeliveryHandoffPort } from './delivery-handoff';
-import { DeliveryRepository, type ClaimedDelivery } from './delivery.repository';
+import { DeliveryRepository, type ClaimedDelivery, type EndpointTarget } from './delivery.repository';
 import { DispatchBoard } from './dispatch-board';
 import { startWindowMs } from './lease-budget';
 import type { DispatchSettings } from './dispatch.settings';
@@ -35,6 +35,9 @@ export interface WorkerStats {
   handedOver: number;
   /** Deliveries given back unattempted: they waited too long to finish within their lease. */
   givenBack: number;
+  /** Deliveries that waited for a slot and were checked against their endpoint before starting, and the checks made. */
+  checked: number;
+  checks: number;
   attempted: number;
   inFlight: number;
   queued: number;
@@ -74,7 +77,13 @@ export class DeliveryWorker implements DeliveryHandoffPort {
    * hand-off still on its way) is given back instead of started.
    */
   private readonly recalledAt = new Map<string, number>();
-  private readonly counts = { claimed: 0, handedOver: 0, attempted: 0, givenBack: 0 };
+  /**
+   * Deliveries that waited in the board for a slot, to be checked against their endpoint's current
+   * state before they start (checkWaited), and the check in progress.
+   */
+  private readonly unchecked: ClaimedDelivery[] = [];
+  private checking?: Promise<void>;
+  private readonly counts = { claimed: 0, handedOver: 0, attempted: 0, givenBack: 0, checked: 0, checks: 0 };
 
   constructor(
     private readonly db: DatabaseConnection,
@@ -155,6 +164,7 @@ export class DeliveryWorker implements DeliveryHandoffPort {
     if (!this.running) return;
     this.running = false;
     await this.loop.stop();
+    await this.checking;
     for (const timer of this.retryTimers.values()) clearTimeout(timer);
     this.retryTimers.clear();
     await this.unlistenRecalled?.().catch(() => undefined);
@@ -227,7 +237,7 @@ export class DeliveryWorker implements DeliveryHandoffPort {
     this.counts.handedOver += arrived.length;
     webhookDispatchTaken.inc({ source: 'handoff' }, arrived.length);
     this.board.add(arrived, true);
-    this.pump();
+    this.pump(new Set(arrived));
   }
 
   /** Asks for a claim round now (NOTIFY, room made by finished attempts, a retry falling due). */
@@ -258,7 +268,7 @@ export class DeliveryWorker implements DeliveryHandoffPort {
       this.counts.claimed += claimed;
       if (claimed > 0) webhookDispatchTaken.inc({ source: 'claim' }, claimed);
       this.board.add(deliveries);
-      this.pump();
+      this.pump(new Set(deliveries));
     }
     this.limited = want === 0 || claimed === want || more;
     // A full batch means more is due: claim again as soon as there is room for a worthwhile batch.
@@ -269,9 +279,11 @@ export class DeliveryWorker implements DeliveryHandoffPort {
    * Starts every claimed delivery whose endpoint and the process have a free
    * slot, except those that waited so long (a slow endpoint ahead of them)
    * that their attempt might outlive their lease: those go back to the shared
-   * queue at once, to be claimed afresh.
+   * queue at once, to be claimed afresh. `fresh` are the deliveries just
+   * claimed or handed over, whose endpoint the claim or the intake has just
+   * read; the others waited in the board, and are checked first (checkWaited).
    */
-  private pump(): void {
+  private pump(fresh?: ReadonlySet<ClaimedDelivery>): void {
     const now = Date.now();
     const lapsed: ClaimedDelivery[] = [];
     for (let delivery = this.board.next(); delivery; delivery = this.board.next()) {
@@ -282,9 +294,55 @@ export class DeliveryWorker implements DeliveryHandoffPort {
       ) {
         this.board.done(delivery);
         lapsed.push(delivery);
-      } else this.launch(delivery);
+      } else if (fresh?.has(delivery)) this.launch(delivery);
+      else this.unchecked.push(delivery);
     }
     if (lapsed.length > 0) void this.giveBack(lapsed);
+    if (this.unchecked.length > 0) this.checkWaited();
+  }
+
+  /**
+   * Starts the deliveries that waited for a slot once one read of their
+   * endpoints, begun after the slot freed, finds each endpoint enabled with the
+   * URL and secret the delivery was claimed with; the others go back to the
+   * queue unsent. The recall NOTIFY of a pause, delete or re-point reaches this
+   * process asynchronously, so without this read a slot freed in the same
+   * instant as a pause could start a held delivery after the pause answered.
+   * One read at a time, for every delivery that became ready meanwhile: one
+   * statement per wave, not per delivery.
+   */
+  private checkWaited(): void {
+    if (this.checking || this.unchecked.length === 0) return;
+    this.checking = (async () => {
+      while (this.unchecked.length > 0) await this.checkBatch(this.unchecked.splice(0));
+    })().finally(() => (this.checking = undefined));
+  }
+
+  private async checkBatch(batch: ClaimedDelivery[]): Promise<void> {
+    let current: ReadonlyMap<string, EndpointTarget> | undefined;
+    if (this.running) {
+      this.counts.checks++;
+      this.counts.checked += batch.length;
+      try {
+        current = await this.repository.currentTargets([...new Set(batch.map((d) => d.endpointId))]);
+      } catch (error) {
+        // Unchecked, they are given back: claimed again (and checked by that claim) once the database answers.
+        this.logger.warn(`checking ${batch.length} waiting deliveries failed: ${errorMessage(error)}`);
+      }
+    }
+    const stale: ClaimedDelivery[] = [];
+    for (const delivery of batch) {
+      const target = this.running ? current?.get(delivery.endpointId) : undefined;
+      if (target && target.url === delivery.url && target.secretCiphertext === delivery.secretCiphertext)
+        this.launch(delivery);
+      else {
+        this.board.done(delivery);
+        stale.push(delivery);
+      }
+    }
+    if (stale.length === 0) return;
+    await this.giveBack(stale);
+    if (this.running) this.pump();
   }
 
   /**

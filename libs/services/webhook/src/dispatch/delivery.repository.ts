@@ -33,6 +33,12 @@ export interface ClaimedDelivery {
   leasedAt: number;
 }
 
+/** An enabled endpoint's URL and sealed secret as stored now. */
+export interface EndpointTarget {
+  url: string;
+  secretCiphertext: string;
+}
+
 export interface ClaimResult {
   deliveries: ClaimedDelivery[];
   /** More deliveries were due than claimed (caps, batch size): claim again when there is room. */
@@ -120,6 +126,10 @@ const CLAIM_SQL = `
     FROM (SELECT count(*)::int AS candidates FROM candidates) n
     LEFT JOIN claimed ON true`;
 
+/** The enabled endpoints among $1, with their URL and sealed secret now (DeliveryWorker checks waited deliveries). */
+const CURRENT_TARGETS_SQL = prepared(`
+  SELECT id, url, secret_ciphertext FROM ${S}.webhook_endpoints WHERE id = ANY ($1::text[]) AND enabled`);
+
 /**
  * Records a batch of outcomes ($1: one JSON array of AttemptResults, each with `decisions`: what the
  * retry policy makes of the outcome as attempt number `attempt`, `attempt + 1`, … until a final
@@ -175,8 +185,8 @@ export class DeliveryRepository {
   private readonly statements: StatementRunner;
 
   constructor(db: DatabaseConnection) {
-    // Claims, records and releases may overlap: one session each.
-    this.statements = db.withSettings(ORDERED_INDEX_PLAN, { poolSize: 3 });
+    // Claims, records, releases and checks may overlap: one session each.
+    this.statements = db.withSettings(ORDERED_INDEX_PLAN, { poolSize: 4 });
   }
 
   /** Closes the worker's sessions (after its last record). */
@@ -272,6 +282,15 @@ export class DeliveryRepository {
     }));
     const found = await this.statements.query<{ next_attempt_at: Date }>(RECORD_SQL, [JSON.stringify(rows)]);
     return found.map((r) => r.next_attempt_at);
+  }
+
+  /** The endpoints among `endpointIds` that are enabled now, with their URL and sealed secret; deleted or paused ones are absent. */
+  async currentTargets(endpointIds: readonly string[]): Promise<Map<string, EndpointTarget>> {
+    const rows = await this.statements.query<{ id: string; url: string; secret_ciphertext: string }>(
+      CURRENT_TARGETS_SQL,
+      [endpointIds],
+    );
+    return new Map(rows.map((r) => [r.id, { url: r.url, secretCiphertext: r.secret_ciphertext }]));
   }
 
   /** Gives claimed deliveries back without recording an attempt (shutdown abandoned them mid-flight). */
