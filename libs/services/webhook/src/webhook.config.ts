@@ -30,6 +30,11 @@ export const webhookEnv = commonEnv.pick({ DATA_DIR: true, NODE_ENV: true }).ext
   WEBHOOK_RESPONSE_BODY_LIMIT: z.coerce.number().int().min(0).max(1_048_576).default(4096),
   /** A worker's claim on a delivery lasts WEBHOOK_TIMEOUT + this; after a crash the delivery is attempted again once it passes. */
   WEBHOOK_LEASE_MARGIN: vars.duration('30s'),
+  /**
+   * A delivery that waited in a worker longer than this for its endpoint's slot is checked against the
+   * endpoint as stored before it starts (paused, deleted or re-pointed meanwhile); 0 checks every one that waited.
+   */
+  WEBHOOK_RECHECK_AFTER: vars.duration('100ms'),
   /** Safety-net poll for due deliveries when no NOTIFY arrives (missed notifications, another replica's retries). */
   WEBHOOK_POLL_INTERVAL: vars.duration('500ms'),
   /** Delivery log retention (spec: 90 days). */

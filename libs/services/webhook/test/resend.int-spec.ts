@@ -67,6 +67,8 @@ describe('resending a delivery', () => {
       WEBHOOK_TIMEOUT: '5s',
       // One attempt in flight per endpoint: a held attempt keeps the next delivery waiting in the queue.
       WEBHOOK_ENDPOINT_CONCURRENCY: '1',
+      // Every delivery that waited for the slot is checked before it starts, however briefly it waited.
+      WEBHOOK_RECHECK_AFTER: '0ms',
     });
     harness = fixture.harness;
     fixture.receiver.respondWith(async (request) => (await answers.get(request.path)) ?? 200);
@@ -272,8 +274,8 @@ describe('resending a delivery', () => {
       if (change === 'pause') await pause(endpoint);
       else expect((await harness.request('DELETE', at(endpoint), { auth: owner.auth })).status).toBe(200);
       // Released at once: the worker checks a delivery that waited for the slot against the endpoint
-      // as stored before starting it, so the pause or delete holds it back even before the recall
-      // notice reaches the worker (DeliveryWorker.checkWaited).
+      // as stored before starting it (WEBHOOK_RECHECK_AFTER 0), so the pause or delete holds it back
+      // even before the recall notice reaches the worker (DeliveryWorker.checkWaited).
       answers.set(path, 200);
       release(200);
       // Well past the workers' poll interval (500 ms) and the freed slot's claim.

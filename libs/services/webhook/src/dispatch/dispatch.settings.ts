@@ -17,6 +17,8 @@ export interface DispatchSettings {
   claimBatch: number;
   maxInFlight: number;
   responseBodyLimit: number;
+  /** A delivery that waited longer than this since its lease is checked against its endpoint before it starts. */
+  recheckAfterMs: number;
   /** Safety-net poll when no NOTIFY arrives. */
   pollIntervalMs: number;
   /** How long shutdown waits for attempts in flight before abandoning them (their leases are released). */
@@ -36,6 +38,7 @@ export function dispatchSettings(config: WebhookConfig, env: NodeJS.ProcessEnv =
     claimBatch: config.WEBHOOK_CLAIM_BATCH,
     maxInFlight: config.WEBHOOK_MAX_IN_FLIGHT,
     responseBodyLimit: config.WEBHOOK_RESPONSE_BODY_LIMIT,
+    recheckAfterMs: config.WEBHOOK_RECHECK_AFTER,
     pollIntervalMs: config.WEBHOOK_POLL_INTERVAL,
     // Leave a few seconds of the process's shutdown grace to record what finished.
     drainTimeoutMs: Math.max(1_000, Math.min(config.WEBHOOK_TIMEOUT, SHUTDOWN_GRACE - 5_000)),
