@@ -91,7 +91,8 @@ async function main() {
   const jestEnv = { ...env, NODE_OPTIONS: `${env.NODE_OPTIONS ?? ''} --experimental-vm-modules --no-warnings=ExperimentalWarning`.trim() };
   // Extra args come first: --selectProjects takes a list and would swallow a path placed after it.
   // --passWithNoTests: a path given for one project matches nothing in the other.
-  await step('unit tests', bin('jest'), [...jestArgs, '--passWithNoTests', '--selectProjects', 'unit'], jestEnv);
+  // Two workers: jest's default (cores - 1) is one on CI's two cores, which left one core idle.
+  await step('unit tests', bin('jest'), [...jestArgs, '--passWithNoTests', '--maxWorkers=2', '--selectProjects', 'unit'], jestEnv);
   await step(
     'integration tests',
     bin('jest'),
