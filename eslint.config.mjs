@@ -8,6 +8,13 @@ import prettier from 'eslint-config-prettier';
 import jsxA11y from 'eslint-plugin-jsx-a11y';
 import reactHooks from 'eslint-plugin-react-hooks';
 
+// Prisma's model operations (client.<model>.<operation>), for the repository rule below.
+const PRISMA_OPERATIONS = [
+  'findUnique', 'findUniqueOrThrow', 'findFirst', 'findFirstOrThrow', 'findMany',
+  'create', 'createMany', 'createManyAndReturn', 'update', 'updateMany', 'updateManyAndReturn',
+  'upsert', 'delete', 'deleteMany', 'count', 'aggregate', 'groupBy',
+].join('|');
+
 const anyShared = ['type:util', 'type:platform', 'type:publishable', 'type:testing'];
 
 export default [
@@ -71,6 +78,38 @@ export default [
     ignores: ['**/*.spec.ts', '**/*.int-spec.ts', '**/*.e2e-spec.ts', '**/test/**', 'libs/testing/**'],
     rules: {
       'no-restricted-imports': ['error', { paths: [{ name: '@genasset/testing', message: 'only tests and benchmarks may import @genasset/testing' }] }],
+    },
+  },
+  {
+    // Data access lives in repositories (docs/architecture.md, "Feature folders"): outside a
+    // `*.repository.ts`, service code neither holds the Prisma client (`this.prisma`) nor runs a
+    // transaction, raw SQL or a model query on a transaction client itself; it calls a repository.
+    files: ['libs/services/**/*.ts', 'libs/identity/**/*.ts'],
+    ignores: [
+      '**/*.repository.ts',
+      '**/*.spec.ts',
+      '**/*.int-spec.ts',
+      '**/test/**',
+      '**/generated/**',
+      // The inference job path (work queue, lease, execution, outcome) moves to repositories separately.
+      'libs/services/inference/src/work/**',
+    ],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector: "MemberExpression[object.type='ThisExpression'][property.name='prisma']",
+          message: 'data access goes through a repository (<feature>.repository.ts); inject that instead of the Prisma client',
+        },
+        {
+          selector: 'MemberExpression[property.name=/^\\$(transaction|queryRaw|queryRawUnsafe|executeRaw|executeRawUnsafe)$/]',
+          message: 'transactions and SQL belong in a repository (<feature>.repository.ts): call its method',
+        },
+        {
+          selector: `CallExpression[callee.object.object.name=/^(tx|client)$/][callee.property.name=/^(${PRISMA_OPERATIONS})$/]`,
+          message: "a model query on a transaction client belongs in a repository (<feature>.repository.ts): pass `tx` to its method",
+        },
+      ],
     },
   },
   {

@@ -62,3 +62,43 @@ describe('module boundaries', () => {
     expect(messages).toEqual([]);
   });
 });
+
+/** The repository rule (eslint.config.mjs, docs/architecture.md "Feature folders"): data access only in `*.repository.ts`. */
+describe('data access in repositories', () => {
+  async function repositoryRule(filePath: string, code: string): Promise<string[]> {
+    const eslint = new ESLint({ cwd: root });
+    const [result] = await eslint.lintText(code, { filePath: join(root, filePath) });
+    return result.messages.filter((m) => m.ruleId === 'no-restricted-syntax').map((m) => m.message);
+  }
+
+  const service = `
+    export class LeakService {
+      constructor(private readonly prisma: any) {}
+      find(id: string) { return this.prisma.asset.findFirst({ where: { id } }); }
+      both(tx: any) { return this.prisma.$transaction(async (t: any) => t.$executeRaw\`SELECT 1\`); }
+      inTx(tx: any) { return tx.asset.updateMany({ where: {}, data: {} }); }
+    }\n`;
+
+  it('fail when a service, use case or consumer of libs/services calls Prisma itself', async () => {
+    const messages = await repositoryRule('libs/services/asset/src/assets/leak.service.ts', service);
+    expect(messages.join('\n')).toMatch(/inject that instead of the Prisma client/);
+    expect(messages.join('\n')).toMatch(/transactions and SQL belong in a repository/);
+    expect(messages.join('\n')).toMatch(/a model query on a transaction client belongs in a repository/);
+  });
+
+  it('fail in identity too', async () => {
+    expect(await repositoryRule('libs/identity/src/leak.service.ts', service)).not.toEqual([]);
+  });
+
+  it('pass for a repository, and for a service calling repository methods with tx', async () => {
+    expect(await repositoryRule('libs/services/asset/src/assets/leak.repository.ts', service)).toEqual([]);
+    const caller = `
+      export class OkService {
+        constructor(private readonly assets: any, private readonly outbox: any) {}
+        remove(id: string) {
+          return this.assets.transaction(async (tx: any) => { await this.assets.delete(tx, id); await this.outbox.write(tx, []); });
+        }
+      }\n`;
+    expect(await repositoryRule('libs/services/asset/src/assets/ok.service.ts', caller)).toEqual([]);
+  });
+});

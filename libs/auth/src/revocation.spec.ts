@@ -1,7 +1,7 @@
 import { NestFactory } from '@nestjs/core';
 import { Global, Module, type ExecutionContext } from '@nestjs/common';
 import { ApiError } from '@genasset/http';
-import { IdentityService, type ApiKeyRecord } from '@genasset/identity';
+import { IdentityRepository, IdentityService, type ApiKeyRecord } from '@genasset/identity';
 import { ApiKeyCache } from './api-key-cache';
 import { AuthGuard } from './auth.guard';
 import { AuthModule } from './auth.module';
@@ -45,8 +45,8 @@ describe('revoking a key in this process', () => {
           return Promise.resolve({ count: row ? 1 : 0 });
         },
       },
-    } as unknown as ConstructorParameters<typeof IdentityService>[0];
-    const identity = new IdentityService(prisma);
+    } as unknown as ConstructorParameters<typeof IdentityRepository>[0];
+    const identity = new IdentityService(new IdentityRepository(prisma));
     // The secret check itself is not under test here: a key verifies until it is revoked.
     jest.spyOn(identity, 'verifyApiKey').mockImplementation((id) =>
       Promise.resolve(rows.get(id)?.revokedAt ? undefined : record(id)),

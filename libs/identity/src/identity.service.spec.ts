@@ -1,6 +1,7 @@
 import { ApiError } from '@genasset/http';
 import { AdminController } from './admin/admin.controller';
 import type { IdentityPrisma } from './identity.prisma';
+import { IdentityRepository } from './identity.repository';
 import { IdentityService } from './identity.service';
 
 // No team, no project: what the admin API answers when the ids it is given do not exist.
@@ -9,7 +10,7 @@ describe('admin API, unknown ids', () => {
     team: { findUnique: () => Promise.resolve(null) },
     project: { findUnique: () => Promise.resolve(null) },
   } as unknown as IdentityPrisma;
-  const controller = new AdminController(new IdentityService(prisma));
+  const controller = new AdminController(new IdentityService(new IdentityRepository(prisma)));
   const teamId = 'team_01M81850KRD8FF42GTXE06FPKJ';
   const projectId = 'proj_01M81850P2ZYFR6VMZNFWKDZJA';
 

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { ulid } from 'ulid';
 import { hashSecret, newApiKeyId, newApiSecret, secretMatches } from './api-keys/api-key-secret';
-import { IdentityPrisma } from './identity.prisma';
+import { IdentityRepository } from './identity.repository';
 import type { Role, Scope } from './roles';
 
 export interface TeamRecord {
@@ -33,7 +33,7 @@ export class IdentityNotFoundError extends Error {}
 export class IdentityService {
   private readonly revocationListeners = new Set<(keyId: string) => void>();
 
-  constructor(private readonly prisma: IdentityPrisma) {}
+  constructor(private readonly rows: IdentityRepository) {}
 
   /**
    * Called with the key's id whenever this process revokes a key, so caches of verified keys in
@@ -45,35 +45,33 @@ export class IdentityService {
   }
 
   createTeam(name: string): Promise<TeamRecord> {
-    return this.prisma.team.create({ data: { id: `team_${ulid()}`, name } });
+    return this.rows.createTeam(`team_${ulid()}`, name);
   }
 
   async createProject(teamId: string, name: string): Promise<ProjectRecord> {
-    if (!(await this.prisma.team.findUnique({ where: { id: teamId }, select: { id: true } }))) {
+    if (!(await this.rows.teamExists(teamId))) {
       throw new IdentityNotFoundError(`team ${teamId} not found`);
     }
-    return this.prisma.project.create({ data: { id: `proj_${ulid()}`, teamId, name } });
+    return this.rows.createProject(`proj_${ulid()}`, teamId, name);
   }
 
   async createApiKey(input: { teamId: string; projectId?: string; role: Role; scopes?: Scope[] }): Promise<IssuedApiKey> {
     if (input.projectId) {
-      const project = await this.prisma.project.findUnique({ where: { id: input.projectId } });
+      const project = await this.rows.findProject(input.projectId);
       if (!project || project.teamId !== input.teamId) {
         throw new IdentityNotFoundError(`project ${input.projectId} of team ${input.teamId} not found`);
       }
-    } else if (!(await this.prisma.team.findUnique({ where: { id: input.teamId }, select: { id: true } }))) {
+    } else if (!(await this.rows.teamExists(input.teamId))) {
       throw new IdentityNotFoundError(`team ${input.teamId} not found`);
     }
     const apiSecret = newApiSecret();
-    const row = await this.prisma.apiKey.create({
-      data: {
-        id: newApiKeyId(),
-        teamId: input.teamId,
-        projectId: input.projectId ?? null,
-        role: input.role,
-        scopes: [...new Set(input.scopes ?? [])],
-        secretHash: hashSecret(apiSecret),
-      },
+    const row = await this.rows.createApiKey({
+      id: newApiKeyId(),
+      teamId: input.teamId,
+      projectId: input.projectId ?? null,
+      role: input.role,
+      scopes: [...new Set(input.scopes ?? [])],
+      secretHash: hashSecret(apiSecret),
     });
     return { key: toKeyRecord(row), apiSecret };
   }
@@ -81,7 +79,7 @@ export class IdentityService {
   /** The key's record when `secret` is its secret and it is not revoked; else undefined. */
   async verifyApiKey(keyId: string, secret: string): Promise<ApiKeyRecord | undefined> {
     if (!/^key_[0-9A-Z]{26}$/.test(keyId)) return undefined;
-    const row = await this.prisma.apiKey.findUnique({ where: { id: keyId } });
+    const row = await this.rows.findApiKey(keyId);
     if (!row || row.revokedAt || !secretMatches(secret, row.secretHash)) return undefined;
     return toKeyRecord(row);
   }
@@ -93,21 +91,19 @@ export class IdentityService {
    */
   async revokeApiKey(keyId: string): Promise<{ id: string; revokedAt: Date } | undefined> {
     if (!/^key_[0-9A-Z]{26}$/.test(keyId)) return undefined;
-    await this.prisma.apiKey.updateMany({ where: { id: keyId, revokedAt: null }, data: { revokedAt: new Date() } });
-    const row = await this.prisma.apiKey.findUnique({ where: { id: keyId }, select: { id: true, revokedAt: true } });
+    const row = await this.rows.revokeApiKey(keyId, new Date());
     if (!row?.revokedAt) return undefined;
     for (const listener of this.revocationListeners) listener(row.id);
     return { id: row.id, revokedAt: row.revokedAt };
   }
 
   /** The team owning a project, or undefined when the project does not exist. */
-  async teamOfProject(projectId: string): Promise<string | undefined> {
-    const project = await this.prisma.project.findUnique({ where: { id: projectId }, select: { teamId: true } });
-    return project?.teamId;
+  teamOfProject(projectId: string): Promise<string | undefined> {
+    return this.rows.teamOfProject(projectId);
   }
 
   countTeams(): Promise<number> {
-    return this.prisma.team.count();
+    return this.rows.countTeams();
   }
 }
 

@@ -1,6 +1,7 @@
 export { IDENTITY_SCHEMA } from './identity.schema';
 export { ROLES, SCOPES, type Role, type Scope } from './roles';
 export { IdentityModule } from './identity.module';
+export { IdentityRepository } from './identity.repository';
 export {
   IdentityService,
   IdentityNotFoundError,

@@ -2,7 +2,7 @@ import { migrate, PostgresConnection } from '@genasset/persistence';
 import { createTestDatabase, type TestDatabase } from '@genasset/testing';
 import { ASSET_SCHEMA } from '../src';
 import { buildListQuery, type ListCriteria } from '../src/assets/asset-list.repository';
-import { assetTagCountsQuery } from '../src/tags/tag-list.service';
+import { assetTagCountsQuery } from '../src/tags/tags.repository';
 
 /**
  * The list query plans, on 200,000 assets in 200 projects: every filter

@@ -8,6 +8,7 @@ import { ulid } from 'ulid';
 import { ASSET_SCHEMA, AssetRepository, AssetWriter, StoredObjects } from '../src';
 import { AssetPrisma } from '../src/asset.prisma';
 import { AssetFacts } from '../src/facts/asset-facts';
+import { ObjectCleanupRepository } from '../src/objects/object-cleanup.repository';
 import { listObjects, png } from './support/asset-fixtures';
 
 /**
@@ -29,8 +30,8 @@ describe('AssetWriter (derived assets)', () => {
     await migrate(connection, ASSET_SCHEMA);
     prisma = new AssetPrisma(connection);
     store = createObjectStore(loadConfig(storageEnv, process.env));
-    objects = new StoredObjects(store, prisma);
-    writer = new AssetWriter(new AssetFacts(new Outbox({ schema: 'assets', producer: 'asset-service' })), objects, store);
+    objects = new StoredObjects(store, new ObjectCleanupRepository(prisma));
+    writer = new AssetWriter(new AssetFacts(new Outbox({ schema: 'assets', producer: 'asset-service' })), objects, store, new AssetRepository(prisma));
   });
   afterAll(async () => {
     await prisma?.$disconnect();
@@ -135,7 +136,7 @@ describe('AssetWriter (derived assets)', () => {
       put: { value: (_k: string, _b: Buffer, _o: PutOptions): Promise<PutResult> => Promise.reject(new Error('S3 down')) },
       delete: { value: () => Promise.reject(new Error('S3 down')) },
     });
-    const flaky = new StoredObjects(failing, prisma);
+    const flaky = new StoredObjects(failing, new ObjectCleanupRepository(prisma));
     const key = `assets/${owner.projectId}/asset_flaky/original-c.png`;
     await expect(flaky.put(key, await png(), 'image/png')).rejects.toThrow('S3 down');
     await connection.query(`UPDATE assets.object_cleanup SET due_at = now() - interval '1 second' WHERE object_key = $1`, [key]);

@@ -1,6 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { DATABASE_CONNECTION, type DatabaseConnection } from '@genasset/persistence';
-import type { AssetRow } from '../core/asset-repository';
+import type { AssetRow } from '../core/asset.repository';
 import { Prisma } from '../generated/prisma/client';
 
 export type SortColumn = 'createdAt' | 'updatedAt';

@@ -1,9 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import type { Principal } from '@genasset/auth';
 import { ApiError } from '@genasset/http';
-import { AssetPrisma } from '../asset.prisma';
 import { AssetPresenter, type AssetView } from '../core/asset-presenter';
-import { AssetRepository, type AssetRow } from '../core/asset-repository';
+import { AssetRepository, type AssetRow } from '../core/asset.repository';
 import { TARGET_FORMATS } from '../core/images';
 import type { ReadScope } from '../core/read-scope';
 import { TenantScopes } from '../core/tenant-scope';
@@ -24,7 +23,6 @@ export function objectsOf(asset: Pick<AssetRow, 'id' | 'projectId' | 'storageKey
 @Injectable()
 export class AssetsService {
   constructor(
-    private readonly prisma: AssetPrisma,
     private readonly scopes: TenantScopes,
     private readonly assets: AssetRepository,
     private readonly presenter: AssetPresenter,
@@ -65,7 +63,7 @@ export class AssetsService {
   async delete(principal: Principal, assetIds: string[], projectId?: string): Promise<void> {
     const scope = await this.scopes.resolve(principal, projectId);
     const ids = [...new Set(assetIds)];
-    const keys = await this.prisma.$transaction(async (tx) => {
+    const keys = await this.assets.transaction(async (tx) => {
       const rows = await this.assets.lockManyInProject(tx, scope.projectId, ids);
       if (rows.length !== ids.length) {
         const found = new Set(rows.map((r) => r.id));
@@ -74,7 +72,7 @@ export class AssetsService {
           assetIds: missing,
         });
       }
-      await tx.asset.deleteMany({ where: { id: { in: ids }, projectId: scope.projectId } });
+      await this.assets.deleteInProject(tx, scope.projectId, ids);
       const owned = rows.flatMap(objectsOf);
       await this.objects.release(tx, owned);
       await this.facts.deleted(tx, rows);

@@ -1,5 +1,5 @@
 import { ApiError } from '@genasset/http';
-import type { AssetRow } from '../core/asset-repository';
+import type { AssetRow } from '../core/asset.repository';
 import { LIMITS } from '../core/limits';
 
 /** The lock currently held on a row, if any (an expired lock is no lock). */

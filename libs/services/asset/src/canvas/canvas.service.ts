@@ -1,9 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { prefixedId } from '@genasset/contracts';
 import { ApiError } from '@genasset/http';
-import { AssetPrisma } from '../asset.prisma';
 import { AssetPresenter, type AssetView } from '../core/asset-presenter';
-import { AssetRepository, type AssetRow } from '../core/asset-repository';
+import { AssetRepository, type AssetRow } from '../core/asset.repository';
 import { decodeBase64Payload } from '../core/base64-payload';
 import { parseCanvas } from '../core/canvas-content';
 import { probeImage } from '../core/images';
@@ -13,6 +12,7 @@ import { AssetFacts } from '../facts/asset-facts';
 import type { Prisma } from '../generated/prisma/client';
 import { objectKeys } from '../objects/object-keys';
 import { StoredObjects } from '../objects/stored-objects';
+import { CanvasLockRepository } from './canvas-lock.repository';
 import { activeLock, assertMayWrite, lockedConflict, lockExpiry, notACanvas } from './canvas-lock';
 import type { UnlockBody, UpdateAssetBody } from './dto/canvas.dto';
 import { SnapshotRepository } from './snapshot.repository';
@@ -27,8 +27,8 @@ interface NewObject {
 @Injectable()
 export class CanvasService {
   constructor(
-    private readonly prisma: AssetPrisma,
     private readonly assets: AssetRepository,
+    private readonly locks: CanvasLockRepository,
     private readonly scopes: TenantScopes,
     private readonly objects: StoredObjects,
     private readonly snapshots: SnapshotRepository,
@@ -75,7 +75,7 @@ export class CanvasService {
       }
       const canvasKey = canvasObject?.key;
       const thumbnailKey = thumbnailObject?.key;
-      ({ row, replaced } = await this.prisma.$transaction(async (tx) => {
+      ({ row, replaced } = await this.assets.transaction(async (tx) => {
         const locked = await this.assets.lockInProject(tx, scope.projectId, assetId);
         if (!locked) throw ApiError.notFound(`asset ${assetId} not found`, assetId);
         assertMayWrite(locked, body.lockId, new Date());
@@ -90,7 +90,7 @@ export class CanvasService {
           ...(body.privacy !== undefined ? { privacy: body.privacy } : {}),
           ...(newExpiry ? { lockExpiresAt: newExpiry } : {}),
         };
-        const updated = await tx.asset.update({ where: { id: assetId }, data, omit: { embedding: true } });
+        const updated = await this.assets.update(tx, assetId, data);
         if (canvas && body.disableSnapshot !== true) await this.snapshots.record(tx, assetId, scope.authorId, canvas);
         const dropped = [canvasKey ? locked.storageKey : undefined, thumbnailKey ? locked.thumbnailKey : undefined].filter(
           (k): k is string => !!k,
@@ -115,12 +115,9 @@ export class CanvasService {
     // Twice at most: a lock that expires between the attempt and the check is free on the second.
     for (let attempt = 0; ; attempt++) {
       const now = new Date();
-      const { count } = await this.prisma.asset.updateMany({
-        where: { id: assetId, projectId: scope.projectId, type: 'canvas', OR: [{ lockExpiresAt: null }, { lockExpiresAt: { lte: now } }] },
-        data: { lockId, lockExpiresAt: expiresAt, lockAuthorId: scope.authorId },
-      });
+      const taken = await this.locks.take(scope.projectId, assetId, { lockId, expiresAt, authorId: scope.authorId }, now);
       const row = await this.canvasOf(scope, assetId);
-      if (count === 1) return { asset: await this.presenter.view(row, { original, viewer: scope.projectId }), lockId };
+      if (taken) return { asset: await this.presenter.view(row, { original, viewer: scope.projectId }), lockId };
       const held = activeLock(row, new Date());
       if (held && held.lockId !== lockId) throw lockedConflict(assetId, held.expiresAt);
       if (attempt > 0) throw lockedConflict(assetId, row.lockExpiresAt ?? now);
@@ -134,12 +131,10 @@ export class CanvasService {
     }
     await this.canvasOf(scope, assetId);
     if (body.forceUnlock === true) this.scopes.assertAdmin(scope, 'forceUnlock');
-    const release = { lockId: null, lockExpiresAt: null, lockAuthorId: null };
     if (body.forceUnlock === true) {
-      await this.prisma.asset.updateMany({ where: { id: assetId, projectId: scope.projectId }, data: release });
+      await this.locks.release(scope.projectId, assetId);
     } else {
-      const { count } = await this.prisma.asset.updateMany({ where: { id: assetId, projectId: scope.projectId, lockId: body.lockId }, data: release });
-      if (count === 0) {
+      if (!(await this.locks.release(scope.projectId, assetId, body.lockId))) {
         const held = activeLock(await this.canvasOf(scope, assetId), new Date());
         if (held) throw lockedConflict(assetId, held.expiresAt);
       }

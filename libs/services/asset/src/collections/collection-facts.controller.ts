@@ -10,7 +10,7 @@ import {
 } from '@genasset/contracts';
 import { EventContext, OnEvent } from '@genasset/messaging';
 import { ASSET_SERVICE } from '../asset.schema';
-import { AssetRepository } from '../core/asset-repository';
+import { AssetRepository } from '../core/asset.repository';
 import type { Prisma } from '../generated/prisma/client';
 
 type Tx = Prisma.TransactionClient;

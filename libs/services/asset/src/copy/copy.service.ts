@@ -2,11 +2,10 @@ import { Inject, Injectable } from '@nestjs/common';
 import type { Principal } from '@genasset/auth';
 import { ApiError } from '@genasset/http';
 import { OBJECT_STORE, type ObjectStore } from '@genasset/storage';
-import { AssetPrisma } from '../asset.prisma';
 import type { Asset } from '../generated/prisma/client';
 import { newAssetId } from '../core/asset-ids';
 import { AssetPresenter, type AssetView } from '../core/asset-presenter';
-import { AssetRepository, type AssetRow } from '../core/asset-repository';
+import { AssetRepository, type AssetRow } from '../core/asset.repository';
 import type { AssetKind, AssetStatus, AssetType } from '../core/asset-types';
 import { AssetWriter } from '../core/asset-writer';
 import { TenantScopes, type ProjectScope } from '../core/tenant-scope';
@@ -24,7 +23,6 @@ import { StoredObjects } from '../objects/stored-objects';
 @Injectable()
 export class CopyService {
   constructor(
-    private readonly prisma: AssetPrisma,
     private readonly scopes: TenantScopes,
     private readonly assets: AssetRepository,
     private readonly writer: AssetWriter,
@@ -62,7 +60,7 @@ export class CopyService {
         stored.push(copies[i]!);
         await this.objects.put(copies[i]!, Buffer.concat(chunks), object.contentType);
       }
-      return await this.prisma.$transaction((tx) =>
+      return await this.assets.transaction((tx) =>
         this.writer.create(tx, {
           id,
           owner: target,

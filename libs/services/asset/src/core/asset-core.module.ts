@@ -5,9 +5,10 @@ import { AssetPrisma } from '../asset.prisma';
 import { ASSET_SCHEMA, ASSET_SERVICE } from '../asset.schema';
 import { AssetFacts } from '../facts/asset-facts';
 import { CleanupSweeper } from '../objects/cleanup-sweeper';
+import { ObjectCleanupRepository } from '../objects/object-cleanup.repository';
 import { StoredObjects } from '../objects/stored-objects';
 import { AssetPresenter } from './asset-presenter';
-import { AssetRepository } from './asset-repository';
+import { AssetRepository } from './asset.repository';
 import { AssetWriter } from './asset-writer';
 import { TenantScopes } from './tenant-scope';
 
@@ -27,7 +28,7 @@ const messaging = MessagingModule.forService({
  */
 @Module({
   imports: [AssetDataModule, messaging],
-  providers: [AssetRepository, AssetWriter, AssetPresenter, TenantScopes, StoredObjects, CleanupSweeper, AssetFacts],
+  providers: [AssetRepository, ObjectCleanupRepository, AssetWriter, AssetPresenter, TenantScopes, StoredObjects, CleanupSweeper, AssetFacts],
   exports: [AssetDataModule, messaging, AssetRepository, AssetWriter, AssetPresenter, TenantScopes, StoredObjects, CleanupSweeper, AssetFacts],
 })
 export class AssetCoreModule {}

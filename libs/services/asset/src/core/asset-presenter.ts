@@ -1,7 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { OBJECT_STORE, type ObjectStore } from '@genasset/storage';
 import { conformMetadata } from './asset-metadata';
-import type { AssetRow } from './asset-repository';
+import type { AssetRow } from './asset.repository';
 import { editCapabilitiesOf, sourceOf } from './asset-types';
 import { LIMITS } from './limits';
 

@@ -7,6 +7,7 @@ import type { Asset, Prisma } from '../generated/prisma/client';
 import { objectKeys } from '../objects/object-keys';
 import { StoredObjects } from '../objects/stored-objects';
 import { newAssetId } from './asset-ids';
+import { AssetRepository } from './asset.repository';
 import type { AssetKind, AssetStatus, AssetType } from './asset-types';
 import { probeImage, webRendition } from './images';
 
@@ -62,36 +63,35 @@ export class AssetWriter {
     private readonly facts: AssetFacts,
     private readonly objects: StoredObjects,
     @Inject(OBJECT_STORE) private readonly store: ObjectStore,
+    private readonly assets: AssetRepository,
   ) {}
 
   async create(tx: Tx, input: NewAsset): Promise<Asset> {
     const lineage = input.parentId ? await this.lineage(tx, input.owner.projectId, input.parentId) : {};
-    const asset = await tx.asset.create({
-      data: {
-        id: input.id ?? newAssetId(),
-        teamId: input.owner.teamId,
-        projectId: input.owner.projectId,
-        authorId: input.owner.authorId,
-        type: input.type,
-        kind: input.kind,
-        mimeType: input.mimeType,
-        status: input.status ?? 'success',
-        privacy: input.privacy ?? 'private',
-        name: input.name,
-        description: input.description,
-        tags: input.tags ?? [],
-        ...lineage,
-        inferenceId: input.inferenceId,
-        modelId: input.modelId,
-        jobId: input.jobId,
-        outputIndex: input.outputIndex,
-        storageKey: input.storageKey,
-        renditionKey: input.renditionKey,
-        thumbnailKey: input.thumbnailKey,
-        properties: input.properties as Prisma.InputJsonObject,
-        metadata: (input.metadata ?? {}) as Prisma.InputJsonObject,
-        embedding: input.embedding ?? [],
-      },
+    const asset = await this.assets.insert(tx, {
+      id: input.id ?? newAssetId(),
+      teamId: input.owner.teamId,
+      projectId: input.owner.projectId,
+      authorId: input.owner.authorId,
+      type: input.type,
+      kind: input.kind,
+      mimeType: input.mimeType,
+      status: input.status ?? 'success',
+      privacy: input.privacy ?? 'private',
+      name: input.name,
+      description: input.description,
+      tags: input.tags ?? [],
+      ...lineage,
+      inferenceId: input.inferenceId,
+      modelId: input.modelId,
+      jobId: input.jobId,
+      outputIndex: input.outputIndex,
+      storageKey: input.storageKey,
+      renditionKey: input.renditionKey,
+      thumbnailKey: input.thumbnailKey,
+      properties: input.properties as Prisma.InputJsonObject,
+      metadata: (input.metadata ?? {}) as Prisma.InputJsonObject,
+      embedding: input.embedding ?? [],
     });
     await this.objects.keep(tx, [asset.storageKey, asset.renditionKey, asset.thumbnailKey].filter((k): k is string => !!k));
     await this.facts.created(tx, [asset]);
@@ -103,7 +103,7 @@ export class AssetWriter {
    * finds the asset it created the first time (and writes no second fact).
    */
   async createOnce(tx: Tx, input: NewAsset & { jobId: string; outputIndex: number }): Promise<{ asset: Asset; created: boolean }> {
-    const existing = await tx.asset.findUnique({ where: { jobId_outputIndex: { jobId: input.jobId, outputIndex: input.outputIndex } } });
+    const existing = await this.assets.findJobOutput(tx, input.jobId, input.outputIndex);
     if (existing) {
       if (existing.projectId !== input.owner.projectId) throw new Error(`job ${input.jobId} output ${input.outputIndex} belongs to another project`);
       return { asset: existing, created: false };
@@ -145,7 +145,7 @@ export class AssetWriter {
   }
 
   private async lineage(tx: Tx, projectId: string, parentId: string): Promise<{ parentId: string; rootParentId: string }> {
-    const parent = await tx.asset.findFirst({ where: { id: parentId, projectId }, select: { id: true, rootParentId: true } });
+    const parent = await this.assets.findParent(tx, projectId, parentId);
     if (!parent) throw ApiError.notFound(`parent asset ${parentId} not found`, parentId);
     return { parentId: parent.id, rootParentId: parent.rootParentId ?? parent.id };
   }

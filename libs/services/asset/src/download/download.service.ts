@@ -1,9 +1,8 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { ApiError } from '@genasset/http';
 import { OBJECT_STORE, type ObjectStore } from '@genasset/storage';
-import { AssetPrisma } from '../asset.prisma';
 import { AssetPresenter } from '../core/asset-presenter';
-import { AssetRepository, type AssetRow } from '../core/asset-repository';
+import { AssetRepository, type AssetRow } from '../core/asset.repository';
 import { convertImage, TARGET_FORMATS, type TargetFormat } from '../core/images';
 import { LIMITS } from '../core/limits';
 import type { ProjectScope } from '../core/tenant-scope';
@@ -28,7 +27,6 @@ export interface DownloadLink {
 @Injectable()
 export class DownloadService {
   constructor(
-    private readonly prisma: AssetPrisma,
     private readonly assets: AssetRepository,
     private readonly objects: StoredObjects,
     private readonly presenter: AssetPresenter,
@@ -73,8 +71,8 @@ export class DownloadService {
     await this.objects.put(key, bytes, format.mimeType);
     // Keep the conversion only if the asset still exists; the row lock orders
     // this against a concurrent deletion (which releases the download keys).
-    const kept = await this.prisma
-      .$transaction(async (tx) => {
+    const kept = await this.assets
+      .transaction(async (tx) => {
         const locked = await this.assets.lockInProject(tx, scope.projectId, row.id);
         if (locked) await this.objects.keep(tx, [key]);
         return !!locked;

@@ -1,8 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { JobFailedReported, JobProgressReported, JobSucceededReported } from '@genasset/contracts';
 import { Outbox } from '@genasset/messaging';
-import { AssetPrisma } from '../asset.prisma';
 import type { Prisma } from '../generated/prisma/client';
+import { DownloadRepository } from './download.repository';
 
 /** What a finished archive reports as the job's output (shown as the job's `metadata.output`). */
 export interface DownloadOutput {
@@ -26,7 +26,7 @@ export interface DownloadOutput {
 @Injectable()
 export class DownloadReports {
   constructor(
-    private readonly prisma: AssetPrisma,
+    private readonly downloads: DownloadRepository,
     private readonly outbox: Outbox,
   ) {}
 
@@ -37,7 +37,7 @@ export class DownloadReports {
       status: 'in-progress' as const,
       progress: Math.min(1, Math.max(0, progress)),
     });
-    await this.prisma.$transaction((tx) => this.outbox.write(tx, [event]));
+    await this.downloads.transaction((tx) => this.outbox.write(tx, [event]));
   }
 
   /** In the transaction that marks the archive done. */

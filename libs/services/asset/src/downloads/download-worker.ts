@@ -10,7 +10,6 @@ import {
 import { IdentityService } from '@genasset/identity';
 import { DATABASE_CONNECTION, TaskLoop, type ClaimedTask, type DatabaseConnection } from '@genasset/persistence';
 import { OBJECT_STORE, type ObjectStore } from '@genasset/storage';
-import { AssetPrisma } from '../asset.prisma';
 import { StoredObjects } from '../objects/stored-objects';
 import { ArchiveFailure, ArchiveWriter } from './archive-writer';
 import { DOWNLOAD_LIMITS, partSizeFor } from './download-limits';
@@ -51,7 +50,6 @@ export class DownloadWorker implements OnApplicationBootstrap, OnModuleDestroy {
     @Inject(DATABASE_CONNECTION) db: DatabaseConnection,
     @Inject(DOWNLOAD_SETTINGS) private readonly settings: DownloadSettings,
     @Inject(OBJECT_STORE) private readonly store: ObjectStore,
-    private readonly prisma: AssetPrisma,
     private readonly downloads: DownloadRepository,
     private readonly writer: ArchiveWriter,
     private readonly reports: DownloadReports,
@@ -93,7 +91,7 @@ export class DownloadWorker implements OnApplicationBootstrap, OnModuleDestroy {
       this.logger.warn(
         `ignoring archive work ${row.jobId}: project ${row.projectId} of team ${row.teamId} is unknown here`,
       );
-      await this.prisma.$transaction((tx) =>
+      await this.downloads.transaction((tx) =>
         this.downloads.failed(tx, row.jobId, this.workerId, 'unknown tenant: not reported'),
       );
       return;
@@ -179,7 +177,7 @@ export class DownloadWorker implements OnApplicationBootstrap, OnModuleDestroy {
       expiresInSeconds: this.settings.urlTtlSeconds,
       downloadName: `assets-${row.jobId}.zip`,
     });
-    const recorded = await this.prisma.$transaction(async (tx) => {
+    const recorded = await this.downloads.transaction(async (tx) => {
       if (
         !(await this.downloads.succeeded(tx, row.jobId, this.workerId, {
           archiveKey: key,
@@ -243,7 +241,7 @@ export class DownloadWorker implements OnApplicationBootstrap, OnModuleDestroy {
   }
 
   private async fail(row: ClaimedDownload, reason: string): Promise<void> {
-    await this.prisma.$transaction(async (tx) => {
+    await this.downloads.transaction(async (tx) => {
       if (await this.downloads.failed(tx, row.jobId, this.workerId, reason))
         await this.reports.failed(tx, row.jobId, reason);
     });

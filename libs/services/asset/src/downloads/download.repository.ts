@@ -51,6 +51,11 @@ const DOWNLOADS = LeaseTable.statusQueue('assets.asset_downloads', { column: 'cl
 export class DownloadRepository {
   constructor(private readonly prisma: AssetPrisma) {}
 
+  /** An archive's state change and its report (outbox) commit together. */
+  transaction<T>(fn: (tx: Prisma.TransactionClient) => Promise<T>): Promise<T> {
+    return this.prisma.$transaction(fn);
+  }
+
   /** In the consumer's transaction: queue the archive once per job (a redelivered request changes nothing). */
   async enqueue(tx: Tx, work: QueuedDownload): Promise<void> {
     await tx.$executeRaw`

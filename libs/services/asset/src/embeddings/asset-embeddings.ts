@@ -1,8 +1,7 @@
 import { errorMessage } from '@genasset/contracts';
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { OBJECT_STORE, type ObjectStore } from '@genasset/storage';
-import { AssetPrisma } from '../asset.prisma';
-import type { AssetRow } from '../core/asset-repository';
+import { AssetRepository, type AssetRow } from '../core/asset.repository';
 import { embeddable, imageEmbedding } from './image-embedding';
 
 /**
@@ -19,7 +18,7 @@ export class AssetEmbeddings {
   private readonly logger = new Logger(AssetEmbeddings.name);
 
   constructor(
-    private readonly prisma: AssetPrisma,
+    private readonly assets: AssetRepository,
     @Inject(OBJECT_STORE) private readonly store: ObjectStore,
   ) {}
 
@@ -40,10 +39,7 @@ export class AssetEmbeddings {
       return row;
     }
     // Only where still empty: a concurrent fill wrote the same vector (same bytes, same function).
-    await this.prisma.asset.updateMany({
-      where: { id: row.id, embedding: { isEmpty: true } },
-      data: { embedding },
-    });
+    await this.assets.fillEmbedding(row.id, embedding);
     return { ...row, embedding };
   }
 }

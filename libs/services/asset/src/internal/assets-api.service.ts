@@ -3,7 +3,7 @@ import type { AssetCopy, AssetEmbedding, AssetObject, AssetsApi, TenantRef } fro
 import { CopyService } from '../copy/copy.service';
 import { isAssetId } from '../core/asset-ids';
 import { AssetPresenter } from '../core/asset-presenter';
-import { AssetRepository } from '../core/asset-repository';
+import { AssetRepository } from '../core/asset.repository';
 import { AssetEmbeddings } from '../embeddings/asset-embeddings';
 import { UploadService } from '../upload/upload.service';
 

@@ -8,6 +8,7 @@ import { isAssetType, type AssetType } from '../core/asset-types';
 import { AssetWriter } from '../core/asset-writer';
 import type { Prisma } from '../generated/prisma/client';
 import { StoredObjects } from '../objects/stored-objects';
+import { JobOutputsRepository } from './job-outputs.repository';
 import { describeOutput, renditionKeyOf, UnusableOutput, type DescribedOutput } from './output-object';
 import { embeddable } from '../embeddings/image-embedding';
 
@@ -34,6 +35,7 @@ export class CreateJobOutputs {
     private readonly objects: StoredObjects,
     @InjectOutbox(ASSET_SCHEMA.schema) private readonly outbox: Outbox,
     @Inject(OBJECT_STORE) private readonly store: ObjectStore,
+    private readonly outputs: JobOutputsRepository,
   ) {}
 
   /** Projects found in identity: a project's team never changes, so one lookup per project, not per job. */
@@ -72,15 +74,7 @@ export class CreateJobOutputs {
     }
     const parentIds = [...new Set(data.outputs.map((o) => o.parentAssetId).filter((p): p is string => !!p))];
     // One read for both: the job's outputs made by an earlier delivery, and the parents still in the project.
-    const rows = await tx.asset.findMany({
-      where: {
-        OR: [
-          { jobId },
-          ...(parentIds.length ? [{ id: { in: parentIds }, projectId: tenant.projectId }] : []),
-        ],
-      },
-      select: { id: true, projectId: true, jobId: true, outputIndex: true },
-    });
+    const rows = await this.outputs.madeOrParents(tx, jobId, tenant.projectId, parentIds);
     const found = new Set(rows.filter((a) => a.projectId === tenant.projectId).map((a) => a.id));
     for (const parentId of parentIds) {
       if (!found.has(parentId))
@@ -141,7 +135,7 @@ export class CreateJobOutputs {
   private async projectKnown(tx: Tx, teamId: string, projectId: string): Promise<boolean> {
     const key = `${teamId}/${projectId}`;
     if (this.knownProjects.has(key)) return true;
-    if (!(await projectKnown(tx, teamId, projectId))) return false;
+    if (!(await this.outputs.projectOfTeam(tx, teamId, projectId))) return false;
     if (this.knownProjects.size >= 10_000) this.knownProjects.clear();
     this.knownProjects.add(key);
     return true;
@@ -155,16 +149,4 @@ export class CreateJobOutputs {
     await this.objects.release(tx, keys);
     await this.outbox.write(tx, [this.outbox.event(JobFailedReported, { jobId: data.jobId, reason })]);
   }
-}
-
-/**
- * Whether the project exists in this deployment's identity (read by every
- * service). Read through the handler's transaction, not IdentityService:
- * embedded mode's single PGlite connection would deadlock on a second one.
- */
-async function projectKnown(tx: Tx, teamId: string, projectId: string): Promise<boolean> {
-  const rows = await tx.$queryRaw<
-    { team_id: string }[]
-  >`SELECT team_id FROM identity.projects WHERE id = ${projectId}`;
-  return rows[0]?.team_id === teamId;
 }

@@ -2,6 +2,7 @@ import { Module } from '@nestjs/common';
 import { AssetCoreModule } from '../core/asset-core.module';
 import { CreateJobOutputs } from './create-job-outputs';
 import { JobOutputsController } from './job-outputs.controller';
+import { JobOutputsRepository } from './job-outputs.repository';
 
 /**
  * Outputs of jobs (claim check, docs/architecture.md "Services and ownership"): executors store files and publish
@@ -12,6 +13,6 @@ import { JobOutputsController } from './job-outputs.controller';
 @Module({
   imports: [AssetCoreModule],
   controllers: [JobOutputsController],
-  providers: [CreateJobOutputs],
+  providers: [CreateJobOutputs, JobOutputsRepository],
 })
 export class JobOutputsModule {}

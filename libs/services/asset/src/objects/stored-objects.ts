@@ -1,8 +1,8 @@
 import { errorMessage } from '@genasset/contracts';
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { OBJECT_STORE, type ObjectStore } from '@genasset/storage';
-import { AssetPrisma } from '../asset.prisma';
 import type { Prisma } from '../generated/prisma/client';
+import { ObjectCleanupRepository } from './object-cleanup.repository';
 
 /** How long an uploaded object may wait for the row that references it before the sweeper deletes it. */
 export const PENDING_OBJECT_TTL_MS = 60 * 60 * 1000;
@@ -28,11 +28,11 @@ export class StoredObjects {
 
   constructor(
     @Inject(OBJECT_STORE) private readonly store: ObjectStore,
-    private readonly prisma: AssetPrisma,
+    private readonly cleanup: ObjectCleanupRepository,
   ) {}
 
   async put(key: string, body: Buffer, contentType: string): Promise<void> {
-    await this.prisma.objectCleanup.create({ data: { objectKey: key, dueAt: new Date(Date.now() + PENDING_OBJECT_TTL_MS) } });
+    await this.cleanup.schedule(key, new Date(Date.now() + PENDING_OBJECT_TTL_MS));
     try {
       await this.store.put(key, body, { contentType, contentLength: body.length });
     } catch (error) {
@@ -44,13 +44,13 @@ export class StoredObjects {
   /** In the transaction that makes the objects referenced: cancels their pending cleanup. */
   async keep(tx: Tx, keys: readonly string[]): Promise<void> {
     if (keys.length === 0) return;
-    await tx.$executeRaw`DELETE FROM assets.object_cleanup WHERE object_key = ANY(${[...keys]}::text[]) AND due_at > now()`;
+    await this.cleanup.cancelPending(tx, keys);
   }
 
   /** In the transaction that drops the last reference: the objects are to be deleted once it commits. */
   async release(tx: Tx, keys: readonly string[]): Promise<void> {
     if (keys.length === 0) return;
-    await tx.$executeRaw`INSERT INTO assets.object_cleanup (object_key, due_at) SELECT k, now() FROM unnest(${[...keys]}::text[]) AS k`;
+    await this.cleanup.dueNow(tx, keys);
   }
 
   /** After the releasing transaction committed: deletes now; on failure the sweeper retries later. */
@@ -58,7 +58,7 @@ export class StoredObjects {
     if (keys.length === 0) return;
     try {
       await this.store.delete([...keys]);
-      await this.prisma.$executeRaw`DELETE FROM assets.object_cleanup WHERE object_key = ANY(${[...keys]}::text[]) AND due_at <= now()`;
+      await this.cleanup.deleteDue(keys);
     } catch (error) {
       this.logger.warn({ err: error, keys: keys.length }, 'object deletion deferred to the cleanup sweeper');
     }
@@ -69,7 +69,7 @@ export class StoredObjects {
     if (keys.length === 0) return;
     try {
       await this.store.delete([...keys]);
-      await this.prisma.$executeRaw`DELETE FROM assets.object_cleanup WHERE object_key = ANY(${[...keys]}::text[])`;
+      await this.cleanup.deleteAll(keys);
     } catch (error) {
       // The pending rows stay: the sweeper deletes the objects when they fall due.
       this.logger.warn({ err: error, keys: keys.length }, 'could not discard objects now; the cleanup sweeper will');
@@ -82,29 +82,19 @@ export class StoredObjects {
    * Returns how many objects were deleted.
    */
   async sweep(batchSize = 500): Promise<number> {
-    return this.prisma.$transaction(
-      async (tx) => {
-        const due = await tx.$queryRaw<{ id: bigint; object_key: string }[]>`
-          SELECT id, object_key FROM assets.object_cleanup
-           WHERE due_at <= now() ORDER BY due_at LIMIT ${batchSize} FOR UPDATE SKIP LOCKED`;
-        if (due.length === 0) return 0;
-        const ids = due.map((r) => String(r.id));
-        try {
-          await this.store.delete([...new Set(due.map((r) => r.object_key))]);
-        } catch (error) {
-          const message = errorMessage(error).slice(0, 500);
-          await tx.$executeRaw`
-            UPDATE assets.object_cleanup
-               SET attempts = attempts + 1, last_error = ${message},
-                   due_at = now() + least(interval '1 hour', interval '30 seconds' * power(2, attempts))
-             WHERE id = ANY(${ids}::bigint[])`;
-          this.logger.warn({ err: error, objects: due.length }, 'cleanup sweep failed; retrying later');
-          return 0;
-        }
-        await tx.$executeRaw`DELETE FROM assets.object_cleanup WHERE id = ANY(${ids}::bigint[])`;
-        return due.length;
-      },
-      { timeout: 60_000 },
-    );
+    return this.cleanup.transaction(async (tx) => {
+      const due = await this.cleanup.claimDue(tx, batchSize);
+      if (due.length === 0) return 0;
+      const ids = due.map((r) => String(r.id));
+      try {
+        await this.store.delete([...new Set(due.map((r) => r.object_key))]);
+      } catch (error) {
+        await this.cleanup.retryLater(tx, ids, errorMessage(error).slice(0, 500));
+        this.logger.warn({ err: error, objects: due.length }, 'cleanup sweep failed; retrying later');
+        return 0;
+      }
+      await this.cleanup.delete(tx, ids);
+      return due.length;
+    });
   }
 }

@@ -2,7 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import type { FilterCondition } from '@genasset/http';
 import { DATABASE_CONNECTION, filterConditionSql, quoteIdent, type DatabaseConnection } from '@genasset/persistence';
 import { COLUMNS, normalise } from '../assets/asset-list.repository';
-import type { AssetRow } from '../core/asset-repository';
+import type { AssetRow } from '../core/asset.repository';
 import { IMAGE_EMBEDDING_DIMENSIONS } from '../embeddings/image-embedding';
 import { Prisma } from '../generated/prisma/client';
 import { VectorIndex } from './vector-index';

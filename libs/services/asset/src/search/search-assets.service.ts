@@ -3,7 +3,7 @@ import type { Principal } from '@genasset/auth';
 import { ApiError, pageFields, parseFilter, searchPaging, searchSort, type FieldError, type FilterCondition, type SearchBody, type SearchPageFields } from '@genasset/http';
 import { AssetPresenter, flag, type AssetView } from '../core/asset-presenter';
 import { ASSET_ID_PATTERN } from '../core/asset-ids';
-import { AssetRepository } from '../core/asset-repository';
+import { AssetRepository } from '../core/asset.repository';
 import { decodeBase64Payload } from '../core/base64-payload';
 import { LIMITS } from '../core/limits';
 import { TenantScopes } from '../core/tenant-scope';

@@ -1,8 +1,8 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { MODELS_API, type ModelsApi, type TagCount } from '@genasset/contracts';
 import { pageToken } from '@genasset/persistence';
-import { AssetPrisma } from '../asset.prisma';
 import type { ProjectScope } from '../core/tenant-scope';
+import { TagsRepository } from './tags.repository';
 
 export const DEFAULT_TAG_PAGE = 50;
 
@@ -20,7 +20,7 @@ export const DEFAULT_TAG_PAGE = 50;
 @Injectable()
 export class TagListService {
   constructor(
-    private readonly prisma: AssetPrisma,
+    private readonly tags: TagsRepository,
     @Inject(MODELS_API) private readonly models: ModelsApi,
   ) {}
 
@@ -29,7 +29,7 @@ export class TagListService {
     const limit = pageSize + 1;
     const tenant = { teamId: scope.teamId, projectId: scope.projectId };
     const [assetTags, modelTags] = await Promise.all([
-      this.assetTagCounts(scope, after, limit),
+      this.tags.counts(scope, after, limit),
       this.models.tagCounts(tenant, { after, limit }),
     ]);
     const merged = mergeTagCounts(assetTags, modelTags);
@@ -41,37 +41,6 @@ export class TagListService {
     };
   }
 
-  private async assetTagCounts(scope: ProjectScope, after: string | undefined, limit: number): Promise<TagCount[]> {
-    const query = assetTagCountsQuery(scope, after, limit);
-    const rows = await this.prisma.$queryRawUnsafe<{ tagName: string; itemCount: number; createdAt: Date; updatedAt: Date }[]>(
-      query.text,
-      ...query.values,
-    );
-    return rows.map((r) => ({ ...r, createdAt: r.createdAt.toISOString(), updatedAt: r.updatedAt.toISOString() }));
-  }
-}
-
-/**
- * The asset side of a tag page, as SQL text and values (test/list-indexes.int-spec.ts
- * checks its plan): the project filter enters through a (project_id, …) index,
- * so unnest and grouping see that project's rows only.
- */
-export function assetTagCountsQuery(
-  scope: Pick<ProjectScope, 'teamId' | 'projectId'>,
-  after: string | undefined,
-  limit: number,
-): { text: string; values: unknown[] } {
-  return {
-    text: `SELECT t.tag AS "tagName", count(*)::int AS "itemCount",
-                  min(a.created_at) AS "createdAt", max(a.updated_at) AS "updatedAt"
-             FROM assets.assets a CROSS JOIN LATERAL unnest(a.tags) AS t(tag)
-            WHERE a.project_id = $1 AND a.team_id = $2
-              AND ($3::text IS NULL OR t.tag COLLATE "C" > $3::text COLLATE "C")
-            GROUP BY t.tag
-            ORDER BY t.tag COLLATE "C"
-            LIMIT $4`,
-    values: [scope.projectId, scope.teamId, after ?? null, limit],
-  };
 }
 
 /** Byte order of the UTF-8 names: the order of PostgreSQL's "C" collation both sides sort by. */

@@ -1,7 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { ApiError } from '@genasset/http';
-import { AssetPrisma } from '../asset.prisma';
-import { AssetRepository } from '../core/asset-repository';
+import { AssetRepository } from '../core/asset.repository';
 import { LIMITS } from '../core/limits';
 import type { ProjectScope } from '../core/tenant-scope';
 import { AssetFacts } from '../facts/asset-facts';
@@ -11,7 +10,6 @@ import type { UpdateTagsBody } from './dto/tags.dto';
 @Injectable()
 export class TagsService {
   constructor(
-    private readonly prisma: AssetPrisma,
     private readonly assets: AssetRepository,
     private readonly facts: AssetFacts,
   ) {}
@@ -24,7 +22,7 @@ export class TagsService {
     if (both.length) throw ApiError.validation([{ field: 'add', messages: [`tags cannot be both added and deleted: ${both.join(', ')}`] }]);
     if (add.length === 0 && remove.length === 0) throw ApiError.validation([{ field: 'add', messages: ['give tags to add and/or delete'] }]);
 
-    return this.prisma.$transaction(async (tx) => {
+    return this.assets.transaction(async (tx) => {
       const row = await this.assets.lockInProject(tx, scope.projectId, assetId);
       if (!row) throw ApiError.notFound(`asset ${assetId} not found`, assetId);
       const present = new Set(row.tags);
@@ -43,7 +41,7 @@ export class TagsService {
         throw ApiError.validation([{ field: 'add', messages: [`an asset can carry at most ${LIMITS.tagsPerAsset} tags`] }]);
       }
       if (added.length || deleted.length) {
-        const updated = await tx.asset.update({ where: { id: assetId }, data: { tags, updatedAt: new Date() }, omit: { embedding: true } });
+        const updated = await this.assets.update(tx, assetId, { tags, updatedAt: new Date() });
         await this.facts.updated(tx, [updated]);
       }
       return { added, deleted };

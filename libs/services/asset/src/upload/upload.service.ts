@@ -1,10 +1,9 @@
 import { Injectable } from '@nestjs/common';
 import { ApiError } from '@genasset/http';
-import { AssetPrisma } from '../asset.prisma';
 import type { Asset } from '../generated/prisma/client';
 import { newAssetId } from '../core/asset-ids';
 import { AssetPresenter, type AssetView } from '../core/asset-presenter';
-import { AssetRepository } from '../core/asset-repository';
+import { AssetRepository } from '../core/asset.repository';
 import { AssetWriter, imageProperties, type NewAsset } from '../core/asset-writer';
 import { decodeBase64Payload } from '../core/base64-payload';
 import { parseCanvas } from '../core/canvas-content';
@@ -32,7 +31,6 @@ interface PendingObject {
 @Injectable()
 export class UploadService {
   constructor(
-    private readonly prisma: AssetPrisma,
     private readonly assets: AssetRepository,
     private readonly writer: AssetWriter,
     private readonly objects: StoredObjects,
@@ -63,7 +61,7 @@ export class UploadService {
         stored.push(object.key);
         await this.objects.put(object.key, object.bytes, object.contentType);
       }
-      row = await this.prisma.$transaction((tx) => this.writer.create(tx, { ...asset, id, name: body.name, parentId: body.parentId }));
+      row = await this.assets.transaction((tx) => this.writer.create(tx, { ...asset, id, name: body.name, parentId: body.parentId }));
     } catch (error) {
       await this.objects.discard(stored);
       throw error;

@@ -3,7 +3,7 @@ import { prefixedId, errorMessage } from '@genasset/contracts';
 import { ApiError } from '@genasset/http';
 import { OBJECT_STORE, type ObjectStore } from '@genasset/storage';
 import { newAssetId } from '../core/asset-ids';
-import { AssetRepository } from '../core/asset-repository';
+import { AssetRepository } from '../core/asset.repository';
 import { formatBytes } from '../core/limits';
 import type { ProjectScope } from '../core/tenant-scope';
 import { safeSegment } from '../downloads/entry-names';

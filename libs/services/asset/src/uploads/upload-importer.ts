@@ -11,7 +11,6 @@ import {
 import { ApiError } from '@genasset/http';
 import { DATABASE_CONNECTION, TaskLoop, type ClaimedTask, type DatabaseConnection } from '@genasset/persistence';
 import { OBJECT_STORE, ObjectNotFoundError, sniff, SNIFF_BYTES, type ObjectStore, type SniffedContent } from '@genasset/storage';
-import { AssetPrisma } from '../asset.prisma';
 import { imageProperties, AssetWriter, type NewAsset } from '../core/asset-writer';
 import { probeImage, webRendition } from '../core/images';
 import { tryImageEmbedding } from '../embeddings/image-embedding';
@@ -51,7 +50,6 @@ export class UploadImporter implements OnApplicationBootstrap, OnModuleDestroy {
     @Inject(DATABASE_CONNECTION) db: DatabaseConnection,
     @Inject(UPLOAD_SETTINGS) private readonly settings: UploadSettings,
     @Inject(OBJECT_STORE) private readonly store: ObjectStore,
-    private readonly prisma: AssetPrisma,
     private readonly uploads: UploadRepository,
     private readonly writer: AssetWriter,
     private readonly objects: StoredObjects,
@@ -94,7 +92,7 @@ export class UploadImporter implements OnApplicationBootstrap, OnModuleDestroy {
         throw new Refused(`the file could not be imported after ${UPLOAD_LIMITS.maxAttempts} attempts`);
       const asset = await this.describe(upload);
       renditionKey = asset.renditionKey;
-      const imported = await this.prisma.$transaction(async (tx) => {
+      const imported = await this.uploads.transaction(async (tx) => {
         await this.writer.create(tx, asset);
         if (!(await this.uploads.imported(tx, upload.id, this.workerId)))
           throw new Error(`claim on ${upload.id} lost`);

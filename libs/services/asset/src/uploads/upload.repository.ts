@@ -38,6 +38,11 @@ const IMPORTS = new LeaseTable({
 export class UploadRepository {
   constructor(private readonly prisma: AssetPrisma) {}
 
+  /** An import's asset (with its fact) and the upload's end commit together. */
+  transaction<T>(fn: (tx: Prisma.TransactionClient) => Promise<T>): Promise<T> {
+    return this.prisma.$transaction(fn);
+  }
+
   /**
    * Records the upload and, in the same transaction, the deletion of its
    * object should it never be imported (due after the upload expires).

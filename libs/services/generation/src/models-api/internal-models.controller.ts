@@ -1,7 +1,17 @@
 import { Body, Controller, HttpCode, Inject, Post, UseGuards } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
-import { ArrayMaxSize, IsArray, IsInt, IsOptional, IsString, Max, Min, ValidateNested, IsObject } from 'class-validator';
+import {
+  ArrayMaxSize,
+  IsArray,
+  IsInt,
+  IsOptional,
+  IsString,
+  Max,
+  Min,
+  ValidateNested,
+  IsObject,
+} from 'class-validator';
 import { MODELS_API, type ModelsApi, type TagCount } from '@genasset/contracts';
 import { InternalTokenGuard } from '@genasset/internal-api';
 

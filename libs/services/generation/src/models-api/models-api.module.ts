@@ -3,6 +3,7 @@ import { GenerationDataModule } from '../generation-data.module';
 import { MODELS_API } from '@genasset/contracts';
 import { InternalModelsController } from './internal-models.controller';
 import { RegistryModelsApi } from './registry-models.api';
+import { RegistryModelsRepository } from './registry-models.repository';
 
 /**
  * Provides MODELS_API to every module of the process (global: collection-service
@@ -14,7 +15,7 @@ import { RegistryModelsApi } from './registry-models.api';
 @Module({
   imports: [GenerationDataModule],
   controllers: [InternalModelsController],
-  providers: [{ provide: MODELS_API, useClass: RegistryModelsApi }],
+  providers: [RegistryModelsRepository, { provide: MODELS_API, useClass: RegistryModelsApi }],
   exports: [MODELS_API],
 })
 export class ModelsApiModule {}

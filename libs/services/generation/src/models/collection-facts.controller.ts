@@ -11,6 +11,7 @@ import {
 import { EventContext, OnEvent } from '@genasset/messaging';
 import type { Prisma } from '../generated/prisma/client';
 import { GENERATION_SERVICE } from '../generation.schema';
+import { ModelsRepository } from './models.repository';
 
 type Tx = Prisma.TransactionClient;
 
@@ -22,6 +23,8 @@ type Tx = Prisma.TransactionClient;
  */
 @Controller()
 export class CollectionFactsController {
+  constructor(private readonly models: ModelsRepository) {}
+
   @OnEvent(TOPICS.collectionEvents, {
     consumer: GENERATION_SERVICE,
     types: [CollectionMembershipChanged.type],
@@ -32,14 +35,8 @@ export class CollectionFactsController {
   ): Promise<void> {
     const { collectionId, projectId, kind, added, removed } = envelope.data;
     if (kind !== 'model') return;
-    if (added.length)
-      await ctx.tx.$executeRaw`
-        UPDATE generation.models SET collection_ids = array_append(collection_ids, ${collectionId})
-         WHERE project_id = ${projectId} AND id = ANY(${added}::text[]) AND NOT (${collectionId} = ANY(collection_ids))`;
-    if (removed.length)
-      await ctx.tx.$executeRaw`
-        UPDATE generation.models SET collection_ids = array_remove(collection_ids, ${collectionId})
-         WHERE project_id = ${projectId} AND id = ANY(${removed}::text[]) AND ${collectionId} = ANY(collection_ids)`;
+    if (added.length) await this.models.addToCollection(ctx.tx, projectId, collectionId, added);
+    if (removed.length) await this.models.removeFromCollection(ctx.tx, projectId, collectionId, removed);
   }
 
   @OnEvent(TOPICS.collectionEvents, { consumer: GENERATION_SERVICE, types: [CollectionDeleted.type] })
@@ -48,8 +45,6 @@ export class CollectionFactsController {
     @Ctx() ctx: EventContext<Tx>,
   ): Promise<void> {
     const { collectionId, projectId } = envelope.data;
-    await ctx.tx.$executeRaw`
-      UPDATE generation.models SET collection_ids = array_remove(collection_ids, ${collectionId})
-       WHERE project_id = ${projectId} AND ${collectionId} = ANY(collection_ids)`;
+    await this.models.removeFromCollection(ctx.tx, projectId, collectionId);
   }
 }

@@ -1,9 +1,9 @@
 import { Injectable } from '@nestjs/common';
 import type { TenantRef } from '@genasset/contracts';
 import { ApiError } from '@genasset/http';
-import { GenerationPrisma } from '../generation.prisma';
 import { MODEL_ID } from './model-types';
 import type { ModelRow } from './model.view';
+import { ModelsRepository } from './models.repository';
 
 /**
  * Who may see and change a model. Private models belong to their project: any
@@ -12,13 +12,11 @@ import type { ModelRow } from './model.view';
  */
 @Injectable()
 export class ModelAccess {
-  constructor(private readonly prisma: GenerationPrisma) {}
+  constructor(private readonly models: ModelsRepository) {}
 
   /** The model if the tenant may read it; 404 otherwise. */
   async readable(tenant: TenantRef, modelId: string): Promise<ModelRow> {
-    const row = MODEL_ID.test(modelId)
-      ? await this.prisma.model.findUnique({ where: { id: modelId } })
-      : null;
+    const row = MODEL_ID.test(modelId) ? await this.models.find(modelId) : null;
     if (!row || !canRead(tenant, row)) throw ApiError.notFound(`model ${modelId} not found`, modelId);
     return row;
   }
@@ -35,10 +33,7 @@ export class ModelAccess {
   async readableIds(tenant: TenantRef, ids: readonly string[]): Promise<Set<string>> {
     const valid = [...new Set(ids.filter((id) => MODEL_ID.test(id)))];
     if (valid.length === 0) return new Set();
-    const rows = await this.prisma.model.findMany({
-      where: { id: { in: valid } },
-      select: { id: true, projectId: true, privacy: true },
-    });
+    const rows = await this.models.visibility(valid);
     return new Set(rows.filter((r) => canRead(tenant, r)).map((r) => r.id));
   }
 }

@@ -6,8 +6,10 @@ import { CollectionFactsController } from './collection-facts.controller';
 import { ModelAccess } from './model-access';
 import { ModelRuns } from './model-runs';
 import { ModelsController } from './models.controller';
+import { ModelsRepository } from './models.repository';
 import { ModelsService } from './models.service';
 import { TrainingFactsController } from './training-facts.controller';
+import { TrainingRepository } from './training.repository';
 import { TrainingService } from './training.service';
 import { PresetRepository } from './presets/preset.repository';
 import { ModelCopyController } from './copy/model-copy.controller';
@@ -21,6 +23,7 @@ import { ModelPageRepository } from './pages/model-page.repository';
 import { ModelPageService } from './pages/model-page.service';
 import { ScoresController } from './scores/scores.controller';
 import { SearchModelsController } from './search/search-models.controller';
+import { SearchModelsRepository } from './search/search-models.repository';
 import { SearchModelsService } from './search/search-models.service';
 import { ScoresService } from './scores/scores.service';
 import { TrainingImageRepository } from './training-images/training-image.repository';
@@ -46,11 +49,14 @@ import { PresetsService } from './presets/presets.service';
   providers: [
     TrainingFactsController,
     ProjectScopes,
+    ModelsRepository,
     ModelAccess,
     ModelRuns,
     ModelsService,
     SearchModelsService,
+    SearchModelsRepository,
     TrainingService,
+    TrainingRepository,
     PresetRepository,
     PresetsService,
     ModelListingRepository,

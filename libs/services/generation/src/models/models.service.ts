@@ -12,8 +12,7 @@ import { ApiError } from '@genasset/http';
 import { InjectOutbox, Outbox } from '@genasset/messaging';
 import { OBJECT_STORE, type ObjectStore } from '@genasset/storage';
 import { GENERATION_SCHEMA } from '../generation.schema';
-import { Prisma } from '../generated/prisma/client';
-import { GenerationPrisma } from '../generation.prisma';
+import type { Prisma } from '../generated/prisma/client';
 import { decodeImageDataUrl } from '../generate/inputs/data-url';
 import { publicError } from '../generate/internal-errors';
 import type {
@@ -27,12 +26,12 @@ import { ModelAccess } from './model-access';
 import { decodeToken, encodeToken } from './model-page-token';
 import { checkInputDefinitions } from './model-inputs';
 import { DEFAULT_CAPABILITIES, MODEL_LIMITS } from './model-types';
+import { ModelsRepository, type TrainingImageRow } from './models.repository';
 import { toModelView, trainingImageView, type ModelRow, type TrainingImageView } from './model.view';
 
 /** Training image URLs are signed for this long. */
 const URL_SECONDS = 3600;
 type ModelView = Record<string, unknown>;
-type TrainingImageRow = Prisma.ModelTrainingImageGetPayload<object>;
 
 /** The model registry's routes: list, read, create, update, delete, tags, training images. */
 @Injectable()
@@ -40,7 +39,7 @@ export class ModelsService {
   private readonly logger = new Logger('Models');
 
   constructor(
-    private readonly prisma: GenerationPrisma,
+    private readonly models: ModelsRepository,
     private readonly access: ModelAccess,
     @Inject(ASSETS_API) private readonly assets: AssetsApi,
     @Inject(OBJECT_STORE) private readonly store: ObjectStore,
@@ -75,11 +74,7 @@ export class ModelsService {
           }
         : {}),
     };
-    const rows = await this.prisma.model.findMany({
-      where,
-      orderBy: [{ createdAt: 'desc' }, { id: 'desc' }],
-      take: pageSize + 1,
-    });
+    const rows = await this.models.page(where, pageSize + 1);
     const page = rows.slice(0, pageSize);
     const models = await this.views(page, MODEL_LIMITS.listTrainingImages);
     const last = page[page.length - 1];
@@ -126,22 +121,20 @@ export class ModelsService {
         },
       ]);
     const inputs = this.inputsOf(body.inputs);
-    const row = await this.prisma.model.create({
-      data: {
-        id: prefixedId('model'),
-        teamId: tenant.teamId,
-        projectId: tenant.projectId,
-        authorId: tenant.authorId ?? null,
-        name: body.name ?? null,
-        shortDescription: body.shortDescription ?? null,
-        type: body.type ?? 'custom',
-        privacy: body.privacy ?? 'private',
-        capabilities: body.capabilities ?? DEFAULT_CAPABILITIES,
-        inputs: (inputs ?? []) as unknown as Prisma.InputJsonValue,
-        tags: [...new Set(body.tags ?? [])],
-        ...(body.parameters ? { parameters: body.parameters as Prisma.InputJsonValue } : {}),
-        ...(body.backend ? { backend: body.backend } : {}),
-      },
+    const row = await this.models.create({
+      id: prefixedId('model'),
+      teamId: tenant.teamId,
+      projectId: tenant.projectId,
+      authorId: tenant.authorId ?? null,
+      name: body.name ?? null,
+      shortDescription: body.shortDescription ?? null,
+      type: body.type ?? 'custom',
+      privacy: body.privacy ?? 'private',
+      capabilities: body.capabilities ?? DEFAULT_CAPABILITIES,
+      inputs: (inputs ?? []) as unknown as Prisma.InputJsonValue,
+      tags: [...new Set(body.tags ?? [])],
+      ...(body.parameters ? { parameters: body.parameters as Prisma.InputJsonValue } : {}),
+      ...(body.backend ? { backend: body.backend } : {}),
     });
     this.logger.log(`model ${row.id} created in ${tenant.projectId}`);
     return { model: (await this.views([row], 0))[0] };
@@ -154,19 +147,16 @@ export class ModelsService {
         { field: 'type', messages: ['type can only be changed while the model is new'] },
       ]);
     const inputs = this.inputsOf(body.inputs);
-    const updated = await this.prisma.model.update({
-      where: { id: row.id },
-      data: {
-        ...(body.name !== undefined ? { name: body.name } : {}),
-        ...(body.shortDescription !== undefined ? { shortDescription: body.shortDescription } : {}),
-        ...(body.type !== undefined ? { type: body.type } : {}),
-        ...(body.privacy !== undefined ? { privacy: body.privacy } : {}),
-        ...(body.capabilities !== undefined ? { capabilities: body.capabilities } : {}),
-        ...(inputs !== undefined ? { inputs: inputs as unknown as Prisma.InputJsonValue } : {}),
-        ...(body.parameters !== undefined ? { parameters: body.parameters as Prisma.InputJsonValue } : {}),
-        ...(body.backend !== undefined ? { backend: body.backend } : {}),
-        updatedAt: new Date(),
-      },
+    const updated = await this.models.update(row.id, {
+      ...(body.name !== undefined ? { name: body.name } : {}),
+      ...(body.shortDescription !== undefined ? { shortDescription: body.shortDescription } : {}),
+      ...(body.type !== undefined ? { type: body.type } : {}),
+      ...(body.privacy !== undefined ? { privacy: body.privacy } : {}),
+      ...(body.capabilities !== undefined ? { capabilities: body.capabilities } : {}),
+      ...(inputs !== undefined ? { inputs: inputs as unknown as Prisma.InputJsonValue } : {}),
+      ...(body.parameters !== undefined ? { parameters: body.parameters as Prisma.InputJsonValue } : {}),
+      ...(body.backend !== undefined ? { backend: body.backend } : {}),
+      updatedAt: new Date(),
     });
     return this.get(tenant, updated.id);
   }
@@ -175,15 +165,15 @@ export class ModelsService {
   async delete(tenant: TenantRef, modelId: string): Promise<Record<string, never>> {
     const row = await this.access.owned(tenant, modelId);
     // The row and its model.deleted fact commit together (collections drop the model on it).
-    const deleted = await this.prisma.$transaction(async (tx) => {
-      const gone = await tx.model.deleteMany({ where: { id: row.id, status: { not: 'training' } } });
-      if (gone.count > 0)
+    const deleted = await this.models.transaction(async (tx) => {
+      const gone = await this.models.deleteUnlessTraining(tx, row.id);
+      if (gone)
         await this.outbox.write(tx, [
           this.outbox.event(ModelDeleted, { modelId: row.id, teamId: row.teamId, projectId: row.projectId }),
         ]);
       return gone;
     });
-    if (deleted.count === 0)
+    if (!deleted)
       throw ApiError.conflict(`model ${modelId} is training: cancel the training first`, { modelId });
     const files = (row.artifacts as { files?: { key: string }[] } | null)?.files ?? [];
     if (files.length) await this.store.delete(files.map((f) => f.key)).catch(() => undefined);
@@ -223,11 +213,8 @@ export class ModelsService {
         { field: 'add', messages: [`a model holds at most ${MODEL_LIMITS.tags} tags`] },
       ]);
     // Conditional on the tags read, so two concurrent edits cannot overwrite each other silently.
-    const changed = await this.prisma.model.updateMany({
-      where: { id: row.id, tags: { equals: row.tags } },
-      data: { tags: next, updatedAt: new Date() },
-    });
-    if (changed.count === 0) throw ApiError.conflict(`the tags of model ${modelId} changed meanwhile: retry`);
+    if (!(await this.models.replaceTags(row.id, row.tags, next)))
+      throw ApiError.conflict(`the tags of model ${modelId} changed meanwhile: retry`);
     return { added, deleted };
   }
 
@@ -265,20 +252,15 @@ export class ModelsService {
           { field: 'assetId', messages: [`asset ${id} is not an image (${object.mimeType})`] },
         ]);
     }
-    await this.prisma.$transaction(async (tx) => {
+    await this.models.transaction(async (tx) => {
       // The model row locked: concurrent additions cannot pass the limit together, and a training
       // reserved meanwhile (PUT /train updates this row) is seen.
-      const locked = await tx.$queryRaw<{ status: string }[]>`
-        SELECT status FROM generation.models WHERE id = ${row.id} FOR UPDATE`;
-      if (locked.length === 0) throw ApiError.notFound(`model ${modelId} not found`, modelId);
-      if (locked[0].status === 'training')
+      const status = await this.models.lockStatus(tx, row.id);
+      if (status === undefined) throw ApiError.notFound(`model ${modelId} not found`, modelId);
+      if (status === 'training')
         throw ApiError.conflict(`model ${modelId} is training: its training images cannot change now`);
       await this.checkRoom(row.id, ids, 0, tx);
-      await tx.modelTrainingImage.createMany({
-        data: ids.map((assetId) => ({ modelId: row.id, assetId, name: body.name ?? '' })),
-        skipDuplicates: true,
-      });
-      await tx.model.update({ where: { id: row.id }, data: { updatedAt: new Date() } });
+      await this.models.addTrainingImages(tx, row.id, ids, body.name ?? '');
     });
     const images = await this.trainingImages(tenant, modelId);
     const byId = new Map(images.trainingImages.map((i) => [i.id, i]));
@@ -290,10 +272,7 @@ export class ModelsService {
 
   async trainingImages(tenant: TenantRef, modelId: string): Promise<{ trainingImages: TrainingImageView[] }> {
     const row = await this.access.readable(tenant, modelId);
-    const images = await this.prisma.modelTrainingImage.findMany({
-      where: { modelId: row.id },
-      orderBy: [{ createdAt: 'asc' }, { assetId: 'asc' }],
-    });
+    const images = await this.models.trainingImages(row.id);
     return { trainingImages: await this.imageViews(row, images) };
   }
 
@@ -305,10 +284,7 @@ export class ModelsService {
     const row = await this.access.owned(tenant, modelId);
     if (row.status === 'training')
       throw ApiError.conflict(`model ${modelId} is training: its training images cannot change now`);
-    const deleted = await this.prisma.modelTrainingImage.deleteMany({
-      where: { modelId: row.id, assetId: trainingImageId },
-    });
-    if (deleted.count === 0)
+    if (!(await this.models.removeTrainingImage(row.id, trainingImageId)))
       throw ApiError.notFound(`training image ${trainingImageId} not found`, trainingImageId);
     return {};
   }
@@ -317,21 +293,9 @@ export class ModelsService {
   async views(rows: ModelRow[], imageLimit: number): Promise<ModelView[]> {
     if (rows.length === 0) return [];
     const ids = rows.map((r) => r.id);
-    const counts = await this.prisma.modelTrainingImage.groupBy({
-      by: ['modelId'],
-      where: { modelId: { in: ids } },
-      _count: true,
-    });
-    const countOf = new Map(counts.map((c) => [c.modelId, c._count]));
+    const countOf = await this.models.trainingImageCounts(ids);
     // The first `imageLimit` images of each model only (a list shows 3 of up to 100).
-    const images = imageLimit
-      ? await this.prisma.$queryRaw<TrainingImageRow[]>`
-          SELECT model_id AS "modelId", asset_id AS "assetId", name, description, created_at AS "createdAt"
-            FROM (SELECT t.*, row_number() OVER (PARTITION BY model_id ORDER BY created_at, asset_id) AS rn
-                    FROM generation.model_training_images t WHERE model_id = ANY(${ids}::text[])) ranked
-           WHERE rn <= ${imageLimit}
-           ORDER BY model_id, rn`
-      : [];
+    const images = imageLimit ? await this.models.firstTrainingImages(ids, imageLimit) : [];
     const urls = await this.imageUrls(rows, images);
     return rows.map((row) =>
       toModelView(
@@ -387,12 +351,9 @@ export class ModelsService {
     modelId: string,
     assetIds: readonly string[],
     more: number,
-    db: Pick<Prisma.TransactionClient, 'modelTrainingImage'> = this.prisma,
+    tx?: Prisma.TransactionClient,
   ): Promise<void> {
-    const count = await db.modelTrainingImage.count({ where: { modelId } });
-    const present = assetIds.length
-      ? await db.modelTrainingImage.count({ where: { modelId, assetId: { in: [...assetIds] } } })
-      : 0;
+    const { count, present } = await this.models.trainingImageRoom(modelId, assetIds, tx);
     if (count + assetIds.length - present + more > MODEL_LIMITS.trainingImages)
       throw ApiError.validation([
         {

@@ -1,7 +1,9 @@
 import { JobStarted, JobSucceeded, type EventEnvelope, type JobLifecycleData } from '@genasset/contracts';
 import type { EventContext } from '@genasset/messaging';
 import type { ObjectStore } from '@genasset/storage';
+import type { GenerationPrisma } from '../generation.prisma';
 import { TrainingFactsController } from './training-facts.controller';
+import { TrainingRepository } from './training.repository';
 
 type Row = Record<string, unknown> & { id: string };
 
@@ -57,9 +59,11 @@ describe('TrainingFactsController', () => {
       artifacts: null,
     });
     const ctx = { tx } as unknown as EventContext<never>;
-    const controller = new TrainingFactsController({
-      delete: async () => undefined,
-    } as unknown as ObjectStore);
+    // The facts path reads and writes on the consumer's transaction only (the fake above).
+    const controller = new TrainingFactsController(
+      { delete: async () => undefined } as unknown as ObjectStore,
+      new TrainingRepository({} as GenerationPrisma),
+    );
     jest.useFakeTimers({ now: Date.parse('2026-01-01T00:00:00.000Z') });
     await controller.fact(fact(JobStarted.type, { status: 'in-progress', progress: 0 }), ctx);
     jest.setSystemTime(Date.parse('2026-01-01T00:01:30.500Z'));

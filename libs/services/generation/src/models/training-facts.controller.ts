@@ -10,6 +10,7 @@ import {
 import type { EventContext } from '@genasset/messaging';
 import { OBJECT_STORE, type ObjectStore } from '@genasset/storage';
 import type { Prisma } from '../generated/prisma/client';
+import { TrainingRepository } from './training.repository';
 import { trainingJobKey, type ModelArtifacts } from './training.service';
 
 type Tx = Prisma.TransactionClient;
@@ -32,14 +33,17 @@ const FINAL: Record<string, string> = {
 export class TrainingFactsController {
   private readonly logger = new Logger('ModelTraining');
 
-  constructor(@Inject(OBJECT_STORE) private readonly store: ObjectStore) {}
+  constructor(
+    @Inject(OBJECT_STORE) private readonly store: ObjectStore,
+    private readonly training: TrainingRepository,
+  ) {}
 
   /** One lifecycle fact of a `model-training` job (JobFactsController hands it over). */
   async fact(envelope: EventEnvelope<JobLifecycleData>, ctx: Pick<EventContext<Tx>, 'tx'>): Promise<void> {
     const job = envelope.data;
     if (job.kind !== 'model-training' || !job.modelId) return;
     const tx = ctx.tx;
-    const model = await tx.model.findUnique({ where: { id: job.modelId } });
+    const model = await this.training.find(tx, job.modelId);
     if (!model) return;
     if (model.trainingJobId !== job.jobId) {
       // A fact of another training (an older one, canceled meanwhile) changes nothing.
@@ -47,30 +51,17 @@ export class TrainingFactsController {
       // PUT /train reserved the model and has not recorded its job yet (a fast trainer got here
       // first): the job's idempotency key names this reservation, so adopt it. Should the route
       // record it first, this changes nothing and the updates below match its record.
-      await tx.model.updateMany({
-        where: {
-          id: model.id,
-          status: 'training',
-          trainingJobId: null,
-          trainingAttempt: model.trainingAttempt,
-        },
-        data: { trainingJobId: job.jobId },
-      });
+      await this.training.adopt(tx, model.id, model.trainingAttempt, job.jobId);
     }
     const now = Date.now();
     const progress = (model.trainingProgress ?? {}) as Record<string, unknown>;
     const startedAt = typeof progress.startedAt === 'number' ? progress.startedAt : now;
     if (envelope.type === JobStarted.type) {
-      await tx.model.updateMany({
-        where: { id: model.id, trainingJobId: job.jobId, status: 'training' },
-        data: {
-          trainingProgress: {
-            stage: 'running-train',
-            progress: job.progress ?? 0,
-            startedAt: now,
-            updatedAt: now,
-          },
-        },
+      await this.training.setProgress(tx, model.id, job.jobId, {
+        stage: 'running-train',
+        progress: job.progress ?? 0,
+        startedAt: now,
+        updatedAt: now,
       });
       return;
     }
@@ -101,26 +92,22 @@ export class TrainingFactsController {
           }
         : undefined;
     // The cancel route may already have set training-canceled: that is this fact's outcome too.
-    const changed = await tx.model.updateMany({
-      where: { id: model.id, trainingJobId: job.jobId, status: { in: ['training', status] } },
-      data: {
-        status,
-        trainingProgress: { stage: 'running-train', progress: job.progress ?? 0, startedAt, updatedAt: now },
-        trainingStats: {
-          startedAt: new Date(startedAt).toISOString(),
-          endedAt: new Date(now).toISOString(),
-          // Upstream: "The training duration in seconds".
-          trainDuration: (now - startedAt) / 1000,
-        },
-        ...(artifacts ? { artifacts: artifacts as unknown as Prisma.InputJsonValue } : {}),
-        updatedAt: new Date(now),
+    const changed = await this.training.finish(tx, model.id, job.jobId, status, {
+      trainingProgress: { stage: 'running-train', progress: job.progress ?? 0, startedAt, updatedAt: now },
+      trainingStats: {
+        startedAt: new Date(startedAt).toISOString(),
+        endedAt: new Date(now).toISOString(),
+        // Upstream: "The training duration in seconds".
+        trainDuration: (now - startedAt) / 1000,
       },
+      ...(artifacts ? { artifacts } : {}),
+      updatedAt: new Date(now),
     });
-    if (changed.count) this.logger.log(`model ${model.id}: ${status} (job ${job.jobId})`);
+    if (changed) this.logger.log(`model ${model.id}: ${status} (job ${job.jobId})`);
     // The files of the training this one replaces are no longer the model's. Best effort: a
     // redelivered fact finds them gone, and a missed deletion only leaves unreferenced objects.
     const previous = model.artifacts as ModelArtifacts | null;
-    if (changed.count && artifacts && previous?.files?.length && previous.prefix !== artifacts.prefix)
+    if (changed && artifacts && previous?.files?.length && previous.prefix !== artifacts.prefix)
       await this.store.delete(previous.files.map((f) => f.key)).catch((error: unknown) => {
         this.logger.warn(`model ${model.id}: old training files not deleted: ${(error as Error).message}`);
       });

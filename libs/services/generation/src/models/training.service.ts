@@ -1,13 +1,12 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { JOBS_API, prefixedId, type JobsApi, type JobView, type TenantRef } from '@genasset/contracts';
 import { ApiError } from '@genasset/http';
-import { Prisma } from '../generated/prisma/client';
-import { GenerationPrisma } from '../generation.prisma';
 import { publicError } from '../generate/internal-errors';
 import { ModelAccess } from './model-access';
 import { TRAINABLE_STATUSES } from './model-types';
 import { modelSummary, type ModelRow } from './model.view';
 import { ModelsService } from './models.service';
+import { TrainingRepository } from './training.repository';
 
 /** What a trainer left in object storage, as the model row keeps it. */
 export interface ModelArtifacts {
@@ -30,7 +29,7 @@ export class TrainingService {
   private readonly logger = new Logger('ModelTraining');
 
   constructor(
-    private readonly prisma: GenerationPrisma,
+    private readonly training: TrainingRepository,
     private readonly access: ModelAccess,
     private readonly models: ModelsService,
     @Inject(JOBS_API) private readonly jobs: JobsApi,
@@ -43,11 +42,7 @@ export class TrainingService {
     dryRun = false,
   ) {
     const row = await this.access.owned(tenant, modelId);
-    const images = await this.prisma.modelTrainingImage.findMany({
-      where: { modelId: row.id },
-      orderBy: [{ createdAt: 'asc' }, { assetId: 'asc' }],
-      select: { assetId: true },
-    });
+    const images = await this.training.imageIds(row.id);
     if (images.length === 0)
       throw ApiError.validation([
         {
@@ -68,18 +63,7 @@ export class TrainingService {
     // attempt names this reservation: its job carries it as idempotency key, so the job's facts
     // are recognised as this training's even before the job id is recorded below.
     const attempt = prefixedId('train');
-    const reserved = await this.prisma.model.updateMany({
-      where: { id: row.id, status: { in: [...TRAINABLE_STATUSES] } },
-      data: {
-        status: 'training',
-        trainingJobId: null,
-        trainingAttempt: attempt,
-        parameters: chosen as Prisma.InputJsonValue,
-        trainingProgress: { stage: 'pending', progress: 0, updatedAt: Date.now() },
-        updatedAt: new Date(),
-      },
-    });
-    if (reserved.count === 0)
+    if (!(await this.training.reserve(row.id, TRAINABLE_STATUSES, attempt, chosen)))
       throw ApiError.conflict(`model ${modelId} is already training`, { modelId, status: 'training' });
     let job: JobView;
     try {
@@ -89,7 +73,7 @@ export class TrainingService {
         kind: 'model-training',
         modelId: row.id,
         input: {
-          trainingImages: images.map((i) => i.assetId),
+          trainingImages: images,
           parameters: chosen,
           modelType: row.type,
           model: modelSummary({ ...row, status: 'training' }),
@@ -101,30 +85,12 @@ export class TrainingService {
         idempotencyKey: trainingJobKey(row.id, attempt),
       });
     } catch (error) {
-      await this.prisma.model.update({
-        where: { id: row.id },
-        data: {
-          status: row.status,
-          trainingJobId: row.trainingJobId,
-          trainingAttempt: row.trainingAttempt,
-          trainingProgress: row.trainingProgress ?? Prisma.DbNull,
-        },
-      });
+      await this.training.restore(row);
       throw publicError(error);
     }
     // A fast trainer's facts may have adopted the job already (TrainingFactsController), and may
     // even have finished the training: that counts as recorded.
-    const recorded = await this.prisma.model.updateMany({
-      where: {
-        id: row.id,
-        OR: [
-          { status: 'training', trainingJobId: null, trainingAttempt: attempt },
-          { trainingJobId: job.jobId },
-        ],
-      },
-      data: { trainingJobId: job.jobId },
-    });
-    if (recorded.count === 0) {
+    if (!(await this.training.recordJob(row.id, attempt, job.jobId))) {
       // The reservation was released meanwhile (a cancel): the job must not run for nothing.
       await this.jobs.cancelJob(tenant, job.jobId).catch(() => undefined);
       throw ApiError.conflict(`the training of model ${modelId} was canceled while it was being started`, {
@@ -142,10 +108,7 @@ export class TrainingService {
       // Reserved by a PUT /train that never recorded its job (it failed midway, or is
       // recording it right now): nothing to cancel in job-service; the reservation is
       // released, and a job's facts would no longer match the model.
-      await this.prisma.model.updateMany({
-        where: { id: row.id, status: 'training', trainingJobId: null },
-        data: { status: 'training-canceled', updatedAt: new Date() },
-      });
+      await this.training.markCanceled(row.id, null);
       return this.models.get(tenant, row.id);
     }
     if (row.status !== 'training' || !row.trainingJobId)
@@ -158,10 +121,7 @@ export class TrainingService {
       .catch((e: unknown) => Promise.reject(publicError(e)));
     if (!job) throw ApiError.conflict(`the training job of model ${modelId} is gone`);
     // job-service decided: the job is canceled. The job.canceled fact says the same later (idempotent).
-    await this.prisma.model.updateMany({
-      where: { id: row.id, trainingJobId: row.trainingJobId, status: 'training' },
-      data: { status: 'training-canceled', updatedAt: new Date() },
-    });
+    await this.training.markCanceled(row.id, row.trainingJobId);
     return this.models.get(tenant, row.id);
   }
 

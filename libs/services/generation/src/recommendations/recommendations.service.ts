@@ -2,11 +2,11 @@ import { Inject, Injectable } from '@nestjs/common';
 import { JOBS_API, type JobsApi, type TenantRef } from '@genasset/contracts';
 import { pageToken } from '@genasset/persistence';
 import type { Prisma } from '../generated/prisma/client';
-import { GenerationPrisma } from '../generation.prisma';
 import { MODEL_LIMITS } from '../models/model-types';
 import type { ModelRow } from '../models/model.view';
 import { ModelsService } from '../models/models.service';
 import { splitList, type RecommendationsQuery } from './recommendations.query';
+import { RecommendationsRepository } from './recommendations.repository';
 
 /** How many matching models are ranked: the most recently updated ones (docs/models.md, "Recommendations"). */
 export const RECOMMENDATION_CANDIDATES = 500;
@@ -23,7 +23,7 @@ export const RECOMMENDATION_CANDIDATES = 500;
 @Injectable()
 export class RecommendationsService {
   constructor(
-    private readonly prisma: GenerationPrisma,
+    private readonly candidates: RecommendationsRepository,
     private readonly models: ModelsService,
     @Inject(JOBS_API) private readonly jobs: JobsApi,
   ) {}
@@ -44,11 +44,7 @@ export class RecommendationsService {
         ...(tags.length ? [{ tags: { hasEvery: tags } }] : []),
       ],
     };
-    const candidates = await this.prisma.model.findMany({
-      where,
-      orderBy: [{ updatedAt: 'desc' }, { id: 'desc' }],
-      take: RECOMMENDATION_CANDIDATES,
-    });
+    const candidates = await this.candidates.mostRecentlyUpdated(where, RECOMMENDATION_CANDIDATES);
     const wanted = splitList(query.capabilities);
     const matching = candidates.filter((m) => wanted.every((w) => m.capabilities.some((c) => c.startsWith(w) || c.endsWith(w))));
     const uses = await this.jobs.modelJobCounts(tenant, matching.map((m) => m.id));

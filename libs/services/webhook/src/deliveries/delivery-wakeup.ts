@@ -1,5 +1,3 @@
-import type { SqlClient } from '@genasset/messaging';
-
 /**
  * NOTIFY channel on which new or resumed due deliveries are announced, so idle
  * delivery workers (LISTEN) start at once instead of waiting for their next
@@ -7,15 +5,6 @@ import type { SqlClient } from '@genasset/messaging';
  * data: a missed notification only costs the workers' poll interval.
  */
 export const DELIVERIES_CHANNEL = 'webhooks_deliveries';
-
-/** Inside the writing transaction: PostgreSQL delivers it at commit, and not at all on rollback. */
-export async function announceDueDeliveries(tx: SqlClient, count?: number): Promise<void> {
-  await tx.$executeRawUnsafe(
-    'SELECT pg_notify($1, $2)',
-    DELIVERIES_CHANNEL,
-    count === undefined ? '' : String(count),
-  );
-}
 
 /**
  * NOTIFY channel on which an endpoint that was paused, deleted or given a new
@@ -27,7 +16,4 @@ export async function announceDueDeliveries(tx: SqlClient, count?: number): Prom
  */
 export const RECALLED_ENDPOINTS_CHANNEL = 'webhooks_endpoints_recalled';
 
-/** Inside the pausing, deleting or re-pointing transaction: delivered at commit, never on rollback. */
-export async function recallHeldDeliveries(tx: SqlClient, endpointId: string): Promise<void> {
-  await tx.$executeRawUnsafe('SELECT pg_notify($1, $2)', RECALLED_ENDPOINTS_CHANNEL, endpointId);
-}
+// The statements that send them, inside the writing transaction: delivery-wakeup.repository.ts.

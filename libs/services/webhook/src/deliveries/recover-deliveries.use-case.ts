@@ -5,7 +5,7 @@ import { currentTraceHeaders } from '@genasset/observability';
 import type { WebhookOwner } from '../owners/webhook-owner';
 import { WEBHOOK_CONFIG, type WebhookConfig } from '../webhook.config';
 import { timeWindow } from './delivery-filters';
-import { announceDueDeliveries } from './delivery-wakeup';
+import { announceDueDeliveries } from './delivery-wakeup.repository';
 import type { RecoverDeliveriesDto, RecoverDeliveriesResponse } from './dto/recover-deliveries.dto';
 import { endpointPaused } from './redelivery-conflicts';
 import { PENDING_STATUSES, RedeliveryRepository, type WalkPosition } from './redelivery.repository';

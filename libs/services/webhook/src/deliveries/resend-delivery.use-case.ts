@@ -3,7 +3,7 @@ import { prefixedId } from '@genasset/contracts';
 import { ApiError } from '@genasset/http';
 import { currentTraceHeaders } from '@genasset/observability';
 import type { WebhookOwner } from '../owners/webhook-owner';
-import { announceDueDeliveries } from './delivery-wakeup';
+import { announceDueDeliveries } from './delivery-wakeup.repository';
 import type { WebhookEventResponse } from './dto/webhook-event.response';
 import { endpointPaused, eventPending } from './redelivery-conflicts';
 import { PENDING_STATUSES, RedeliveryRepository } from './redelivery.repository';

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { ApiError } from '@genasset/http';
-import { announceDueDeliveries, recallHeldDeliveries } from '../deliveries/delivery-wakeup';
+import { announceDueDeliveries, recallHeldDeliveries } from '../deliveries/delivery-wakeup.repository';
 import type { WebhookOwner } from '../owners/webhook-owner';
 import type { UpdateWebhookEndpointDto } from './dto/update-webhook-endpoint.dto';
 import type { WebhookEndpointResponse } from './dto/webhook-endpoint.response';

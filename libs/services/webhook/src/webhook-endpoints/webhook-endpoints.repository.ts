@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { recallHeldDeliveries } from '../deliveries/delivery-wakeup';
+import { recallHeldDeliveries } from '../deliveries/delivery-wakeup.repository';
 import { Prisma, type WebhookEndpoint } from '../generated/prisma/client';
 import type { WebhookOwner } from '../owners/webhook-owner';
 import { WebhookPrisma, type WebhookTx } from '../webhook.prisma';

@@ -1,24 +1,10 @@
-import { Inject, Injectable } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
 import type { TenantRef } from '@genasset/contracts';
 import { ApiError, pageFields, parseFilter, searchPaging, searchSort, type FieldError, type SearchBody, type SearchPageFields } from '@genasset/http';
-import { DATABASE_CONNECTION, filterConditionSql, type DatabaseConnection } from '@genasset/persistence';
-import { GenerationPrisma } from '../../generation.prisma';
-import { Prisma } from '../../generated/prisma/client';
 import { MODEL_LIMITS } from '../model-types';
 import { ModelsService } from '../models.service';
+import { SearchModelsRepository } from './search-models.repository';
 
-const MODEL_FILTER_COLUMNS: Record<string, string> = {
-  id: 'm.id',
-  type: 'm.type',
-  privacy: 'm.privacy',
-  status: 'm.status',
-  authorId: 'm.author_id',
-  tags: 'm.tags',
-  capabilities: 'm.capabilities',
-  collectionIds: 'm.collection_ids',
-  createdAt: 'm.created_at',
-  updatedAt: 'm.updated_at',
-};
 const MODEL_FILTER_SPEC = {
   scalar: ['id', 'type', 'privacy', 'status', 'authorId'],
   arrays: ['tags', 'capabilities', 'collectionIds'],
@@ -37,8 +23,7 @@ const PUBLIC_SCOPE_REFUSED = ['authorId', 'collectionIds'];
 @Injectable()
 export class SearchModelsService {
   constructor(
-    @Inject(DATABASE_CONNECTION) private readonly db: DatabaseConnection,
-    private readonly prisma: GenerationPrisma,
+    private readonly search: SearchModelsRepository,
     private readonly models: ModelsService,
   ) {}
 
@@ -64,31 +49,14 @@ export class SearchModelsService {
       throw ApiError.validation([{ field: 'filter', messages: [`filter: ${refused.attribute} is not available with public: true (every team's public models)`] }]);
     }
 
-    const where: Prisma.Sql[] = [
-      publicScope ? Prisma.sql`m.privacy = 'public'` : Prisma.sql`m.project_id = ${tenant.projectId}`,
-      ...conditions.map((c) => filterConditionSql(Prisma, c, MODEL_FILTER_COLUMNS, MODEL_FILTER_SPEC.arrays)),
-    ];
-    const tsq = query !== undefined ? Prisma.sql`websearch_to_tsquery('english', ${query})` : undefined;
-    if (tsq) where.push(Prisma.sql`m.search_text @@ ${tsq}`);
-    const score = tsq ? Prisma.sql`ts_rank_cd(m.search_text, ${tsq}, 32)` : Prisma.sql`0`;
-    const order = [
-      ...sort.map((s) => Prisma.raw(`${MODEL_FILTER_COLUMNS[s.attribute]} ${s.direction === 'asc' ? 'ASC' : 'DESC'}`)),
-      ...(tsq ? [Prisma.raw('score DESC')] : []),
-      Prisma.raw('m.created_at DESC, m.id DESC'),
-    ];
-    const conditionsSql = Prisma.join(where, ' AND ');
-    const page = Prisma.sql`SELECT m.id, ${score} AS score FROM generation.models m WHERE ${conditionsSql}
-      ORDER BY ${Prisma.join(order, ', ')} LIMIT ${paging.limit} OFFSET ${paging.offset}`;
-    const count = Prisma.sql`SELECT count(*) AS total FROM generation.models m WHERE ${conditionsSql}`;
-    const [scored, counted] = await Promise.all([
-      this.db.query<{ id: string; score: number | string }>(page.text, page.values),
-      this.db.query<{ total: number | string }>(count.text, count.values),
-    ]);
-    const rows = await this.prisma.model.findMany({ where: { id: { in: scored.map((s) => s.id) } } });
-    const byId = new Map(rows.map((r) => [r.id, r]));
-    const ordered = scored.flatMap((s) => (byId.has(s.id) ? [byId.get(s.id)!] : []));
+    const { ordered, scores, total } = await this.search.run({
+      projectId: publicScope ? undefined : tenant.projectId,
+      conditions,
+      query,
+      sort,
+      paging,
+    });
     const views = await this.models.views(ordered, MODEL_LIMITS.listTrainingImages);
-    const scores = new Map(scored.map((s) => [s.id, Number(s.score)]));
     // Upstream's search hit requires name and shortDescription, which a model may not have yet: '' then.
     const hits = views.map((view, i) => ({
       ...view,
@@ -98,6 +66,6 @@ export class SearchModelsService {
       concepts: [],
       score: scores.get(ordered[i].id) ?? 0,
     }));
-    return { hits, ...pageFields(paging, Number(counted[0]?.total ?? 0)) };
+    return { hits, ...pageFields(paging, total) };
   }
 }

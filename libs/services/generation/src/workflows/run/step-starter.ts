@@ -69,7 +69,7 @@ export class StepStarter implements OnModuleInit, OnModuleDestroy {
       const stillRunning = await this.runs.transaction(async (tx) => {
         const locked = await this.runs.lock(tx, runJobId);
         await this.runs.moveSteps(tx, runJobId, [stepId], ['starting'], 'processing', { childJobId: job.jobId });
-        await tx.workflowRunStep.updateMany({ where: { jobId: runJobId, stepId, childJobId: null }, data: { childJobId: job.jobId } });
+        await this.runs.setChildJob(tx, runJobId, stepId, job.jobId);
         return locked?.status === 'running';
       });
       // The run ended while this step's job was being created: that job has no run to serve.

@@ -87,6 +87,11 @@ export class WorkflowRunRepository {
     return count;
   }
 
+  /** Records the step's job where none is recorded yet (whatever the step's status by now). */
+  setChildJob(tx: Tx, jobId: string, stepId: string, childJobId: string): Promise<unknown> {
+    return tx.workflowRunStep.updateMany({ where: { jobId, stepId, childJobId: null }, data: { childJobId } });
+  }
+
   /** Steps left `starting` since before `before`: their job creation may not have happened (a crash after commit). */
   stalled(before: Date, take: number): Promise<RunStepRow[]> {
     return this.prisma.workflowRunStep.findMany({

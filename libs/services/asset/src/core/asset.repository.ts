@@ -16,12 +16,45 @@ function readableWhere(scope: ReadScope): Prisma.AssetWhereInput {
 }
 
 /**
- * Reads and row locks of assets. Every method takes the project (or read
+ * Reads, writes and row locks of assets. Every read takes the project (or read
  * scope) it may see: no query here can reach another tenant's asset by id.
  */
 @Injectable()
 export class AssetRepository {
   constructor(private readonly prisma: AssetPrisma) {}
+
+  /** One transaction of the asset schema: rows, their objects' cleanup entries and the outbox commit together. */
+  transaction<T>(fn: (tx: Tx) => Promise<T>, options?: { timeout?: number }): Promise<T> {
+    return this.prisma.$transaction(fn, options);
+  }
+
+  insert(tx: Tx, data: Prisma.AssetUncheckedCreateInput): Promise<Asset> {
+    return tx.asset.create({ data });
+  }
+
+  /** The asset a job's output `outputIndex` became, if an earlier delivery created it. */
+  findJobOutput(tx: Tx, jobId: string, outputIndex: number): Promise<Asset | null> {
+    return tx.asset.findUnique({ where: { jobId_outputIndex: { jobId, outputIndex } } });
+  }
+
+  /** A would-be parent: its id and root, when it is in the project. */
+  findParent(tx: Tx, projectId: string, id: string): Promise<Pick<Asset, 'id' | 'rootParentId'> | null> {
+    return tx.asset.findFirst({ where: { id, projectId }, select: { id: true, rootParentId: true } });
+  }
+
+  /** Updates a row already locked in `tx` (see lockInProject). */
+  update(tx: Tx, id: string, data: Prisma.AssetUpdateInput): Promise<AssetRow> {
+    return tx.asset.update({ where: { id }, data, omit: { embedding: true } });
+  }
+
+  deleteInProject(tx: Tx, projectId: string, ids: readonly string[]): Promise<unknown> {
+    return tx.asset.deleteMany({ where: { id: { in: [...ids] }, projectId } });
+  }
+
+  /** Stores the embedding only where it is still empty: a concurrent fill wrote the same vector. */
+  fillEmbedding(id: string, embedding: number[]): Promise<unknown> {
+    return this.prisma.asset.updateMany({ where: { id, embedding: { isEmpty: true } }, data: { embedding } });
+  }
 
   findInProject(projectId: string, id: string, options: { withEmbedding?: boolean } = {}): Promise<AssetRow | null> {
     return this.prisma.asset.findFirst({ where: { id, projectId }, omit: omitEmbedding(options.withEmbedding) });
