@@ -1,5 +1,5 @@
 import sharp from 'sharp';
-import { brokerControl, waitFor } from '@genasset/testing';
+import { brokerControl, generateOnBackend, startFakeBackends, waitFor, type DeploymentClient, type FakeBackends } from '@genasset/testing';
 import { postgresControl } from './support/postgres-control';
 import { startStack, type Instance, type Stack, type Tenant } from './support/stack';
 import { WebhookLedger, type Tally } from './support/webhook-ledger';
@@ -38,6 +38,8 @@ describe('distributed deployment', () => {
   let input: string;
   let generatedAsset: string;
   let sigtermed: Instance | undefined;
+  /** ComfyUI, OpenAI, Replicate and Cog fakes, in INFERENCE_BACKENDS_FILE of every process. */
+  let fakes: FakeBackends;
   const dispatchers = () => stack.instances.filter((i) => i.app === 'webhook-dispatcher');
   const live = (i: Instance) => i.proc.child.exitCode === null && i.proc.child.signalCode === null;
   const replicaNames = () => new Map<number | undefined, string>(dispatchers().map((d) => [d.proc.child.pid, d.label]));
@@ -100,7 +102,8 @@ describe('distributed deployment', () => {
   beforeAll(async () => {
     const started = Date.now();
     ledger = await WebhookLedger.start(() => (stack ? dispatchers().filter(live).map((d) => d.proc.child.pid!) : []));
-    stack = await startStack({ replicas: { 'webhook-dispatcher': 2 } });
+    fakes = await startFakeBackends();
+    stack = await startStack({ replicas: { 'webhook-dispatcher': 2 }, env: fakes.env });
     record(`stack up (7 app processes + nginx, every /readyz green) in ${((Date.now() - started) / 1000).toFixed(1)} s`);
     tenant = await stack.tenant();
   }, 600_000);
@@ -111,6 +114,7 @@ describe('distributed deployment', () => {
     if (stack?.instances.some((i) => !live(i) && i !== sigtermed)) console.log(`[distributed] processes:\n${stack.diagnostics()}`);
     await stack?.stop();
     await ledger?.close();
+    await fakes?.close();
   });
 
   afterEach(() => {
@@ -220,6 +224,32 @@ describe('distributed deployment', () => {
       await waitFor(async () => (await details()).assetCount === 1, { timeoutMs: 60_000, intervalMs: 250, what: 'asset.deleted applied to the collection' });
       const listed = await stack.request('GET', '/v1/collections', { auth: tenant.member });
       expect(listed.body.collections.map((c: { id: string }) => c.id)).toContain(id);
+    });
+  });
+
+  // Issue #19 item 9, distributed: the inference worker in its own process reaches each backend;
+  // the asset (asset-service) holds the backend's bytes, the signed webhook comes from a dispatcher.
+  describe('every backend engine through the gateway', () => {
+    const client: DeploymentClient = {
+      request: (method, path, body) => stack.request(method, path, { auth: tenant.member, ...(body === undefined ? {} : { body }) }),
+      completed: (jobId) =>
+        waitFor(() => ledger.of(jobId, 'generation.completed')[0], { timeoutMs: 30_000, what: `the signed generation.completed of ${jobId}` }),
+    };
+
+    it.each([
+      ['comfyui', 'txt2img'],
+      ['openai', 'prompt-editing'],
+      ['replicate', 'img2img'],
+      ['cog', 'upscale'],
+    ])('%s (%s): the asset holds the backend\'s bytes, generation.completed is signed', async (engine) => {
+      const c = fakes.cases.find((x) => x.engine === engine)!;
+      const picture = `data:image/png;base64,${(await png(16, 16, 3)).toString('base64')}`;
+      const run = await generateOnBackend(c, picture, client);
+      expect(run.job.metadata.output).toMatchObject({ engine: c.engine, backend: c.backend });
+      expect(c.served().some((served) => served.equals(run.bytes))).toBe(true);
+      expect(run.asset.metadata).toMatchObject({ engine: c.engine, ...c.metadata });
+      // The ledger verified the signature with the endpoint's secret (a failure would be in ledger.rejected).
+      expect(run.event).toMatchObject({ type: 'generation.completed', data: { jobId: run.job.jobId } });
     });
   });
 

@@ -45,6 +45,11 @@ export class FakePredictions {
   readonly images: Buffer[] = [];
   readonly canceled: string[] = [];
   failure?: FakePredictionFailure;
+  /**
+   * What each output file holds instead of the PNG drawn (tests of output checks: a file over the
+   * worker's limit, text where an image is due); undefined: the PNG.
+   */
+  outputBytes?: (png: Buffer) => Buffer;
   private readonly timers = new Set<NodeJS.Timeout>();
   private readonly waiters = new Map<string, (() => void)[]>();
 
@@ -119,7 +124,8 @@ export class FakePredictions {
     const height = Number(prediction.input.height ?? 64);
     const outputs: string[] = [];
     for (let i = 0; i < n; i++) {
-      const png = await sharp({ create: { width, height, channels: 3, background: { r: 30 + 40 * i, g: 90, b: 160 } } }).png().toBuffer();
+      const drawn = await sharp({ create: { width, height, channels: 3, background: { r: 30 + 40 * i, g: 90, b: 160 } } }).png().toBuffer();
+      const png = this.outputBytes?.(drawn) ?? drawn;
       this.images.push(png);
       outputs.push(this.outputOf(prediction.id, i, png));
     }

@@ -63,6 +63,11 @@ export class FakeComfyui {
   readonly calls: string[] = [];
   /** Files by `type/subfolder/name`: inputs uploaded and outputs written (what /view serves). */
   readonly files = new Map<string, Buffer>();
+  /**
+   * What each output file holds instead of the PNG drawn (tests of output checks: a file over the
+   * worker's limit, text where an image is due); undefined: the PNG.
+   */
+  outputBytes?: (png: Buffer) => Buffer;
   private failure: FakeComfyuiFailure | undefined;
   private readonly sockets = new Map<string, WebSocket>();
   private readonly connections = new Set<Socket>();
@@ -79,7 +84,7 @@ export class FakeComfyui {
       send: (type, data, clientId) => this.send(type, data, clientId),
       stepDelayMs: () => this.options.stepDelayMs ?? 20,
       failure: () => this.failure,
-      store: (key, bytes) => this.files.set(key, bytes),
+      store: (key, bytes) => this.files.set(key, key.startsWith('output/') ? (this.outputBytes?.(bytes) ?? bytes) : bytes),
       firstStep: (item) => {
         if (this.failure === 'drop-socket') for (const ws of this.sockets.values()) ws.terminate();
         if (this.failure !== 'lose-job') return 'continue';

@@ -57,6 +57,11 @@ export class FakeOpenai {
   /** POSTs being answered now, and the most at once since `resetPeak()` (how many jobs a backend really had in flight). */
   inFlight = 0;
   peakInFlight = 0;
+  /**
+   * What each output file holds instead of the PNG drawn (tests of output checks: a file over the
+   * worker's limit, text where an image is due); undefined: the PNG.
+   */
+  outputBytes?: (png: Buffer) => Buffer;
   private failure?: { mode: FakeOpenaiFailure; times: number; retryAfterS: number };
   private readonly connections = new Set<Socket>();
   private readonly files = new Map<string, Buffer>();
@@ -156,7 +161,8 @@ export class FakeOpenai {
         const [w, h] = String(body.size ?? '64x64').split('x').map(Number);
         const data = [];
         for (let i = 0; i < Number(body.n ?? 1); i++) {
-          const png = await picture(Math.min(w, 256), Math.min(h, 256), `${body.prompt}#${i}`);
+          const drawn = await picture(Math.min(w, 256), Math.min(h, 256), `${body.prompt}#${i}`);
+          const png = this.outputBytes?.(drawn) ?? drawn;
           this.images.push(png);
           if (body.response_format === 'url') {
             const name = `img-${this.images.length}.png`;

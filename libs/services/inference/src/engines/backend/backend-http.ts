@@ -1,6 +1,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { TransientError } from '../../work/transient-error';
 import { EngineAborted, EngineError } from '../engine';
+import { tooLarge } from './backend-outputs';
 
 export interface BackendHttpSettings {
   /** `the openai backend gpt`: how errors name the backend. */
@@ -36,10 +37,13 @@ export class BackendHttp {
     return this.settings.label;
   }
 
-  /** Calls and parses the JSON answer. */
-  async json(call: string, path: string, init: Init = {}): Promise<unknown> {
+  /**
+   * Calls and parses the JSON answer. `maxBytes` bounds an answer that carries files inline (base64
+   * images, data URLs): read as it arrives, refused once longer, never held beyond it.
+   */
+  async json(call: string, path: string, init: Init = {}, maxBytes?: number): Promise<unknown> {
     const response = await this.call(call, path, init);
-    const text = await response.text();
+    const text = maxBytes === undefined ? await response.text() : await this.boundedText(response, call, maxBytes);
     try {
       return JSON.parse(text) as unknown;
     } catch {
@@ -83,19 +87,9 @@ export class BackendHttp {
   }
 
   /**
-   * Downloads a file the backend names by URL (an output), refusing more than `maxBytes` (read as
-   * it arrives, never more). Credentials go only to the backend's own origin.
-   */
-  async download(url: string, maxBytes: number, what: string, signal?: AbortSignal): Promise<Buffer> {
-    const chunks: Buffer[] = [];
-    for await (const chunk of await this.open(url, maxBytes, what, signal)) chunks.push(chunk);
-    return Buffer.concat(chunks);
-  }
-
-  /**
-   * Opens a file the backend names by URL as a stream of chunks, checked as `download` checks it:
-   * a declared length over `maxBytes` is refused before any byte, and the stream throws as soon
-   * as more than `maxBytes` arrived (it never holds more).
+   * Opens a file the backend names by URL (an output) as a stream of chunks: a declared length
+   * over `maxBytes` is refused before any byte, and the stream throws as soon as more than
+   * `maxBytes` arrived (it never holds more). Credentials go only to the backend's own origin.
    */
   async open(url: string, maxBytes: number, what: string, signal?: AbortSignal): Promise<AsyncIterable<Buffer>> {
     let target: URL;
@@ -114,24 +108,16 @@ export class BackendHttp {
         throw new TransientError(`${this.label}'s output ${what} could not be fetched (${status})`);
       throw new EngineError(`${this.label}'s output ${what} could not be fetched (${status}; expired?)`);
     }
-    const declared = Number(response.headers.get('content-length') ?? NaN);
-    const tooLarge = (size: string) => new EngineError(`${this.label} produced ${what} of ${size} bytes; this worker takes at most ${maxBytes}`);
-    if (declared > maxBytes) {
-      await response.body?.cancel().catch(() => undefined);
-      throw tooLarge(String(declared));
-    }
-    const body = response.body;
-    return (async function* () {
-      let size = 0;
-      for await (const chunk of body ?? []) {
-        size += chunk.length;
-        if (size > maxBytes) {
-          await body?.cancel().catch(() => undefined);
-          throw tooLarge(`more than ${maxBytes}`);
-        }
-        yield Buffer.from(chunk);
-      }
-    })();
+    return limited(response, maxBytes, (size) => tooLarge(this.label, what, size, maxBytes));
+  }
+
+  /** The text of an answer, refused past `maxBytes` (a declared length at once, else as it arrives). */
+  private async boundedText(response: Response, call: string, maxBytes: number): Promise<string> {
+    const refuse = (size: string) =>
+      new EngineError(`${this.label} answered ${call} with ${size} bytes; this worker takes at most ${maxBytes} (the files it carries are limited by the backend's maxOutputBytes)`);
+    const chunks: Buffer[] = [];
+    for await (const chunk of await limited(response, maxBytes, refuse)) chunks.push(chunk);
+    return Buffer.concat(chunks).toString('utf8');
   }
 
   invalid(call: string, what: string): EngineError {
@@ -160,6 +146,30 @@ export class BackendHttp {
       );
     }
   }
+}
+
+/**
+ * A response body as chunks, refused past `maxBytes`: a declared length over it before any byte,
+ * else as soon as more arrived (never holding more).
+ */
+async function limited(response: Response, maxBytes: number, refuse: (size: string) => EngineError): Promise<AsyncIterable<Buffer>> {
+  const body = response.body;
+  const declared = Number(response.headers.get('content-length') ?? NaN);
+  if (declared > maxBytes) {
+    await body?.cancel().catch(() => undefined);
+    throw refuse(String(declared));
+  }
+  return (async function* () {
+    let size = 0;
+    for await (const chunk of body ?? []) {
+      size += chunk.length;
+      if (size > maxBytes) {
+        await body?.cancel().catch(() => undefined);
+        throw refuse(`more than ${maxBytes}`);
+      }
+      yield Buffer.from(chunk);
+    }
+  })();
 }
 
 /** `retry-after-ms` (OpenAI), else `retry-after` in seconds or as an HTTP date. */

@@ -3,25 +3,6 @@ import { INPUT_PICTURE_FIELDS } from '@genasset/contracts';
 import { EngineError } from '../engine';
 import { str } from '../image/params';
 
-const IMAGE_FORMATS: Record<string, string> = {
-  png: 'image/png',
-  jpeg: 'image/jpeg',
-  webp: 'image/webp',
-  gif: 'image/gif',
-  tiff: 'image/tiff',
-  heif: 'image/avif',
-};
-
-/** The type of a backend's output, from its bytes (decoded by libvips): the name and the server's word are not trusted. */
-export async function imageType(bytes: Buffer): Promise<string | undefined> {
-  try {
-    const meta = await sharp(bytes).metadata();
-    return meta.format ? IMAGE_FORMATS[meta.format] : undefined;
-  } catch {
-    return undefined;
-  }
-}
-
 /** The input picture an output derives from: its asset id, else imageParentId. */
 export function parentOf(input: Record<string, unknown>): string | undefined {
   const field = INPUT_PICTURE_FIELDS.find((f) => typeof input[f] === 'string');

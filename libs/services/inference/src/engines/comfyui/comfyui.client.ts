@@ -115,10 +115,10 @@ export class ComfyuiClient {
     return { filename: answer.name, subfolder: typeof answer.subfolder === 'string' ? answer.subfolder : '', type: answer.type ?? 'input' };
   }
 
-  /** GET /view: an output file's bytes, refusing more than `maxBytes` (read as it arrives, never more). */
-  view(file: FileRef, maxBytes: number, signal?: AbortSignal): Promise<Buffer> {
+  /** GET /view: an output file's bytes as they arrive, refused past `maxBytes` (never holding more). */
+  view(file: FileRef, maxBytes: number, signal?: AbortSignal): Promise<AsyncIterable<Buffer>> {
     const query = new URLSearchParams({ filename: file.filename, subfolder: file.subfolder, type: file.type });
-    return this.http.download(`view?${query}`, maxBytes, file.filename, signal);
+    return this.http.open(`view?${query}`, maxBytes, file.filename, signal);
   }
 
   /** POST /interrupt with the prompt_id (servers that do not read it interrupt whatever runs: only called for ours while running). */

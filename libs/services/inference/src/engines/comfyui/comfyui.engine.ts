@@ -1,6 +1,7 @@
 import { MAX_JOB_OUTPUTS } from '@genasset/contracts';
 import { describeBackend, problems, type ComfyuiBackendConfig } from '../../backends/backends-file';
-import { imageType, parentOf } from '../backend/backend-images';
+import { parentOf } from '../backend/backend-images';
+import { storeBackendFile } from '../backend/backend-outputs';
 import { runOnce, Slots, type BackendEngine, type BackendTask, type TaskWhereabouts } from '../backend-engine';
 import { EngineError, type EngineContext, type EngineJob, type EngineResult, type StoredOutput } from '../engine';
 import { outputAssetType, routeOf } from '../modes';
@@ -33,7 +34,7 @@ interface Stamp {
  * the backend's, else the built-in template) with the request bound to its placeholders, inputs
  * uploaded through /upload/image and /upload/mask, submitted with POST /prompt under a prompt_id the
  * worker chose (and stored first), followed over the websocket with /history as the truth, outputs
- * read from /view. The runner keeps the task durable (backend-engine.ts).
+ * streamed from /view into storage (storeBackendFile). The runner keeps the task durable (backend-engine.ts).
  */
 export class ComfyuiEngine implements BackendEngine {
   readonly kind = 'backend' as const;
@@ -151,25 +152,16 @@ export class ComfyuiEngine implements BackendEngine {
     const parentAssetId = parentOf(job.input);
     const outputs: StoredOutput[] = [];
     for (const file of files.slice(0, MAX_JOB_OUTPUTS)) {
-      const bytes = await this.client.view(file, this.config.maxOutputBytes, ctx.signal);
-      const mimeType = await imageType(bytes);
-      if (!mimeType)
-        throw new EngineError(`${this.client.label} produced ${file.filename}, which is not an image (${route} needs an image)`);
-      outputs.push(
-        await ctx.writeOutput({
-          bytes,
-          mimeType,
-          assetType: outputAssetType(job.mode),
-          ...(parentAssetId ? { parentAssetId } : {}),
-          metadata: {
-            backend: this.name,
-            ...(typeof stamp?.checkpoint === 'string' ? { backendModel: stamp.checkpoint } : {}),
-            seed: stamp?.seed ?? seedOf(job.input),
-            workflow,
-            promptId: task.handle,
-          },
-        }),
-      );
+      const chunks = await this.client.view(file, this.config.maxOutputBytes, ctx.signal);
+      const metadata = {
+        backend: this.name,
+        ...(typeof stamp?.checkpoint === 'string' ? { backendModel: stamp.checkpoint } : {}),
+        seed: stamp?.seed ?? seedOf(job.input),
+        workflow,
+        promptId: task.handle,
+      };
+      const output = { assetType: outputAssetType(job.mode), ...(parentAssetId ? { parentAssetId } : {}), metadata };
+      outputs.push(await storeBackendFile(ctx, this.client.label, route, { what: file.filename, chunks, file: output }));
     }
     return {
       outputs,

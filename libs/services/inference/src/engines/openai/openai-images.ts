@@ -2,7 +2,8 @@ import sharp from 'sharp';
 import { MAX_JOB_OUTPUTS } from '@genasset/contracts';
 import type { OpenaiBackendConfig } from '../../backends/openai-backend';
 import type { BackendHttp } from '../backend/backend-http';
-import { imageType, maskAsAlpha, parentOf } from '../backend/backend-images';
+import { maskAsAlpha, parentOf } from '../backend/backend-images';
+import { base64Chunks, inlineAnswerBytes, storeBackendFile, tooLarge } from '../backend/backend-outputs';
 import { EngineError, type EngineContext, type EngineJob, type StoredOutput } from '../engine';
 import { int, str } from '../image/params';
 import { outputAssetType } from '../modes';
@@ -14,7 +15,9 @@ const FILL_PROMPT = 'Fill the transparent area so that it blends seamlessly with
  * txt2img through `POST /images/generations` ({model, prompt, n, size, response_format}), and the
  * edits — inpaint, generative-fill, prompt-editing — through `POST /images/edits` (multipart: the
  * image as PNG, the mask as a PNG transparent where to edit, prompt, n, size). Each answer is
- * `{data: [{b64_json | url, revised_prompt?}]}`; URLs are fetched with the size cap.
+ * `{data: [{b64_json | url, revised_prompt?}]}`, read to at most n images at maxOutputBytes; each
+ * image goes through the one backend output path (storeBackendFile): a URL streamed from the
+ * server, b64_json size-checked before it is decoded, then decoded a slice at a time.
  */
 export async function openaiImages(
   http: BackendHttp,
@@ -30,17 +33,20 @@ export async function openaiImages(
   const negative = str(input.negativePrompt)?.trim();
   if (negative && config.negativePromptSeparator) prompt = `${prompt}${config.negativePromptSeparator}${negative}`;
   const format = config.imageResponseFormat === 'omit' ? {} : { response_format: config.imageResponseFormat };
+  // b64_json answers carry the images inline: the answer is read to at most n files at the limit.
+  const answerLimit = inlineAnswerBytes(config.maxOutputBytes, n);
   let answer: unknown;
   let call: string;
   if (job.mode === 'txt2img') {
     if (!prompt) throw new EngineError('txt2img needs a prompt');
     const size = sizeFor(config, input.width, input.height);
     call = 'POST /images/generations';
-    answer = await http.json(call, 'images/generations', {
-      method: 'POST',
-      body: JSON.stringify({ model, prompt, n, ...(size ? { size } : {}), ...format }),
-      signal,
-    });
+    answer = await http.json(
+      call,
+      'images/generations',
+      { method: 'POST', body: JSON.stringify({ model, prompt, n, ...(size ? { size } : {}), ...format }), signal },
+      answerLimit,
+    );
   } else {
     const image = await ctx.readInput(input.image, 'image');
     const png = await sharp(image.bytes).ensureAlpha().png().toBuffer();
@@ -62,34 +68,29 @@ export async function openaiImages(
     if (size) form.set('size', size);
     if (format.response_format) form.set('response_format', format.response_format);
     call = 'POST /images/edits';
-    answer = await http.json(call, 'images/edits', { method: 'POST', body: form, signal });
+    answer = await http.json(call, 'images/edits', { method: 'POST', body: form, signal }, answerLimit);
   }
   const data = (answer as { data?: unknown })?.data;
   if (!Array.isArray(data) || data.length === 0) throw http.invalid(call, 'no data');
   const parentAssetId = parentOf(input);
   const outputs: StoredOutput[] = [];
   for (const [i, item] of (data as { b64_json?: unknown; url?: unknown; revised_prompt?: unknown }[]).slice(0, MAX_JOB_OUTPUTS).entries()) {
-    let bytes: Buffer;
-    if (typeof item?.b64_json === 'string') bytes = Buffer.from(item.b64_json, 'base64');
-    else if (typeof item?.url === 'string') bytes = await http.download(item.url, config.maxOutputBytes, `image ${i + 1}`, signal);
+    const what = `image ${i + 1}`;
+    const refuse = (size: string) => tooLarge(http.label, what, size, config.maxOutputBytes);
+    let chunks: AsyncIterable<Buffer>;
+    if (typeof item?.b64_json === 'string') chunks = base64Chunks(item.b64_json, config.maxOutputBytes, refuse);
+    else if (typeof item?.url === 'string') chunks = await http.open(item.url, config.maxOutputBytes, what, signal);
     else throw http.invalid(call, `data[${i}] has neither b64_json nor url`);
-    if (bytes.length > config.maxOutputBytes)
-      throw new EngineError(`${http.label} produced image ${i + 1} of ${bytes.length} bytes; this worker takes at most ${config.maxOutputBytes}`);
-    const mimeType = await imageType(bytes);
-    if (!mimeType) throw new EngineError(`${http.label} answered ${call} with data[${i}], which is not an image`);
-    outputs.push(
-      await ctx.writeOutput({
-        bytes,
-        mimeType,
-        assetType: outputAssetType(job.mode),
-        ...(parentAssetId ? { parentAssetId } : {}),
-        metadata: {
-          backend: config.name,
-          backendModel: model,
-          ...(typeof item.revised_prompt === 'string' ? { revisedPrompt: item.revised_prompt } : {}),
-        },
-      }),
-    );
+    const file = {
+      assetType: outputAssetType(job.mode),
+      ...(parentAssetId ? { parentAssetId } : {}),
+      metadata: {
+        backend: config.name,
+        backendModel: model,
+        ...(typeof item.revised_prompt === 'string' ? { revisedPrompt: item.revised_prompt } : {}),
+      },
+    };
+    outputs.push(await storeBackendFile(ctx, http.label, job.mode, { what, chunks, file }));
   }
   return outputs;
 }

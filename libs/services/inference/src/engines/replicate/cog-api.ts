@@ -1,5 +1,7 @@
 import type { CogBackendConfig } from '../../backends/replicate-backend';
+import { MAX_JOB_OUTPUTS } from '@genasset/contracts';
 import { BackendHttp } from '../backend/backend-http';
+import { inlineAnswerBytes } from '../backend/backend-outputs';
 import { asPrediction, type Prediction } from './prediction-api';
 
 /**
@@ -19,7 +21,11 @@ export class CogApi {
    * PUT /predictions/{id} {id, input, webhook?}: with `Prefer: respond-async` Cog answers 202 at
    * once (the webhook gets the rest), without it the call is held until the prediction ends.
    */
-  async put(submission: string, input: Record<string, unknown>, options: { async: boolean; webhook?: string; signal: AbortSignal }): Promise<Prediction> {
+  async put(
+    submission: string,
+    input: Record<string, unknown>,
+    options: { async: boolean; webhook?: string; signal: AbortSignal },
+  ): Promise<Prediction> {
     const call = 'PUT /predictions/{id}';
     const body = {
       id: submission,
@@ -32,8 +38,14 @@ export class CogApi {
       body: JSON.stringify(body),
       headers: options.async ? { prefer: 'respond-async' } : {},
       signal: options.signal,
-    });
+    }, this.answerLimit(input));
     return asPrediction(this.http, call, answer);
+  }
+
+  /** A final answer carries the outputs as data URLs: read to at most the files asked for (num_outputs, else 1) at maxOutputBytes. */
+  private answerLimit(input: Record<string, unknown>): number {
+    const files = typeof input.num_outputs === 'number' ? Math.min(input.num_outputs, MAX_JOB_OUTPUTS) : 1;
+    return inlineAnswerBytes(this.config.maxOutputBytes, files);
   }
 
   /** 404 when the container does not run it (finished, or never started): nothing to stop. */

@@ -1,6 +1,6 @@
 import { MAX_JOB_OUTPUTS } from '@genasset/contracts';
-import { sniff } from '@genasset/storage';
-import { imageType, parentOf } from '../backend/backend-images';
+import { parentOf } from '../backend/backend-images';
+import { dataUrlChunks, storeBackendFile, tooLarge } from '../backend/backend-outputs';
 import type { BackendHttp } from '../backend/backend-http';
 import { EngineError, type EngineContext, type EngineJob, type StoredOutput } from '../engine';
 import { outputAssetType } from '../modes';
@@ -14,18 +14,10 @@ export function outputFiles(output: unknown): string[] {
   return [];
 }
 
-/** A data URL's bytes, refusing more than `maxBytes` (decoded size, estimated before decoding). */
-function dataUrl(url: string, maxBytes: number, label: string): Buffer {
-  const match = /^data:[^,]*?(;base64)?,(.*)$/s.exec(url);
-  if (!match) throw new EngineError(`${label} produced an output that is not a valid data URL`);
-  if ((match[2].length * 3) / 4 > maxBytes + 3) throw new EngineError(`${label} produced an output of more than ${maxBytes} bytes`);
-  return match[1] ? Buffer.from(match[2], 'base64') : Buffer.from(decodeURIComponent(match[2]));
-}
-
 /**
- * Stores the images of a succeeded prediction as the job's outputs: URLs streamed into storage
- * (size-capped as they arrive, typed by their first bytes) where the context can, else fetched
- * (size-capped) and decoded to check them; data URLs (Cog) are in memory already and decoded.
+ * Stores the images of a succeeded prediction as the job's outputs, each through the one backend
+ * output path (storeBackendFile): a URL (Replicate) streamed from the backend, a data URL (Cog)
+ * decoded a slice at a time — both limited to `maxBytes` and typed by their first bytes.
  */
 export async function storePredictionOutputs(
   http: BackendHttp,
@@ -38,8 +30,16 @@ export async function storePredictionOutputs(
   if (files.length === 0) throw new EngineError(`${http.label} finished prediction ${prediction.id} without a file output`);
   const parentAssetId = parentOf(job.input);
   const outputs: StoredOutput[] = [];
-  const notImage = (i: number) => new EngineError(`${http.label} produced output ${i + 1}, which is not an image (${job.mode} needs an image)`);
   for (const [i, url] of files.slice(0, MAX_JOB_OUTPUTS).entries()) {
+    const what = `output ${i + 1}`;
+    const chunks = url.startsWith('data:')
+      ? dataUrlChunks(
+          url,
+          options.maxBytes,
+          () => http.invalid(`prediction ${prediction.id}`, `${what} is not a valid data URL`),
+          (size) => tooLarge(http.label, what, size, options.maxBytes),
+        )
+      : await http.open(url, options.maxBytes, what, ctx.signal);
     const file = {
       assetType: outputAssetType(job.mode),
       ...(parentAssetId ? { parentAssetId } : {}),
@@ -50,21 +50,7 @@ export async function storePredictionOutputs(
         predictionId: prediction.id,
       },
     };
-    // A URL (Replicate) streams into storage, limited as it arrives and typed by its first bytes.
-    if (!url.startsWith('data:') && ctx.writeOutputStream) {
-      const chunks = await http.open(url, options.maxBytes, `file ${i + 1}`, ctx.signal);
-      const type = (head: Buffer) => {
-        const found = sniff(head, head.length);
-        if (found?.family !== 'image') throw notImage(i);
-        return found.mimeType;
-      };
-      outputs.push(await ctx.writeOutputStream({ file, chunks, type }));
-      continue;
-    }
-    const bytes = url.startsWith('data:') ? dataUrl(url, options.maxBytes, http.label) : await http.download(url, options.maxBytes, `file ${i + 1}`, ctx.signal);
-    const mimeType = await imageType(bytes);
-    if (!mimeType) throw notImage(i);
-    outputs.push(await ctx.writeOutput({ ...file, bytes, mimeType }));
+    outputs.push(await storeBackendFile(ctx, http.label, job.mode, { what, chunks, file }));
   }
   return outputs;
 }
