@@ -44,3 +44,4 @@ export {
 export { FakeCog, type SentWebhook } from './fakes/cog/fake-cog';
 export { type FakePrediction, type FakePredictionFailure } from './fakes/cog/fake-predictions';
 export { FakeReplicate, type FakeReplicateOptions } from './fakes/replicate/fake-replicate';
+export { TopicReader, TopicMessage, type TopicReaderOptions } from './topic-reader';
