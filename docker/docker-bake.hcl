@@ -2,80 +2,35 @@
 # stages every app shares (base, deps) are built once:
 #   docker buildx bake -f docker/docker-bake.hcl                  # genasset/<app>:dev
 #   TAG=0.1.0 REGISTRY=ghcr.io/acme/ docker buildx bake -f docker/docker-bake.hcl --push
-# Each target passes APP (the app under apps/) and the Dockerfile target of its kind.
+#   docker buildx bake -f docker/docker-bake.hcl platform         # one image
+# One target, forked by its matrix into one target per app (named after it): each passes APP (the
+# app under apps/) and the Dockerfile target of its kind (tools/deploy/images.ts lists the same).
 variable "REGISTRY" { default = "" }
 variable "TAG" { default = "dev" }
 
 group "default" {
-  targets = ["asset-service", "collection-service", "generation-service", "inference-worker", "job-service", "webhook-dispatcher", "platform", "cli"]
+  targets = ["app"]
 }
 
-target "_app" {
+target "app" {
+  name = image.app
+  matrix = {
+    image = [
+      { app = "asset-service", target = "service", description = "Assets: upload, list, canvases, tags, downloads and archive exports; serves the web console" },
+      { app = "collection-service", target = "service", description = "Collections of assets and models" },
+      { app = "generation-service", target = "service", description = "Generation requests (validation, cost, dry runs) and models" },
+      { app = "inference-worker", target = "service", description = "Runs generation, training and export engines (sharp image engine built in)" },
+      { app = "job-service", target = "service", description = "Jobs, creative-unit ledger, credit alerts and the operator admin API" },
+      { app = "webhook-dispatcher", target = "service", description = "Webhook endpoints and signed, retried deliveries" },
+      { app = "platform", target = "platform", description = "Every service in one process (embedded mode unless DATABASE_URL, KAFKA_BROKERS and S3_* are set)" },
+      { app = "cli", target = "cli", description = "Operator commands: migrate, topics, admin, webhook receiver tools" },
+    ]
+  }
   context    = "."
   dockerfile = "docker/Dockerfile"
   platforms  = ["linux/amd64"]
-}
-
-target "asset-service" {
-  inherits = ["_app"]
-  target   = "service"
-  args     = { APP = "asset-service" }
-  labels   = { "org.opencontainers.image.description" = "Assets: upload, list, canvases, tags, downloads and archive exports; serves the web console" }
-  tags     = ["${REGISTRY}genasset/asset-service:${TAG}"]
-}
-
-target "collection-service" {
-  inherits = ["_app"]
-  target   = "service"
-  args     = { APP = "collection-service" }
-  labels   = { "org.opencontainers.image.description" = "Collections of assets and models" }
-  tags     = ["${REGISTRY}genasset/collection-service:${TAG}"]
-}
-
-target "generation-service" {
-  inherits = ["_app"]
-  target   = "service"
-  args     = { APP = "generation-service" }
-  labels   = { "org.opencontainers.image.description" = "Generation requests (validation, cost, dry runs) and models" }
-  tags     = ["${REGISTRY}genasset/generation-service:${TAG}"]
-}
-
-target "inference-worker" {
-  inherits = ["_app"]
-  target   = "service"
-  args     = { APP = "inference-worker" }
-  labels   = { "org.opencontainers.image.description" = "Runs generation, training and export engines (sharp image engine built in)" }
-  tags     = ["${REGISTRY}genasset/inference-worker:${TAG}"]
-}
-
-target "job-service" {
-  inherits = ["_app"]
-  target   = "service"
-  args     = { APP = "job-service" }
-  labels   = { "org.opencontainers.image.description" = "Jobs, creative-unit ledger, credit alerts and the operator admin API" }
-  tags     = ["${REGISTRY}genasset/job-service:${TAG}"]
-}
-
-target "webhook-dispatcher" {
-  inherits = ["_app"]
-  target   = "service"
-  args     = { APP = "webhook-dispatcher" }
-  labels   = { "org.opencontainers.image.description" = "Webhook endpoints and signed, retried deliveries" }
-  tags     = ["${REGISTRY}genasset/webhook-dispatcher:${TAG}"]
-}
-
-target "platform" {
-  inherits = ["_app"]
-  target   = "platform"
-  args     = { APP = "platform" }
-  labels   = { "org.opencontainers.image.description" = "Every service in one process (embedded mode unless DATABASE_URL, KAFKA_BROKERS and S3_* are set)" }
-  tags     = ["${REGISTRY}genasset/platform:${TAG}"]
-}
-
-target "cli" {
-  inherits = ["_app"]
-  target   = "cli"
-  args     = { APP = "cli" }
-  labels   = { "org.opencontainers.image.description" = "Operator commands: migrate, topics, admin, webhook receiver tools" }
-  tags     = ["${REGISTRY}genasset/cli:${TAG}"]
+  target     = image.target
+  args       = { APP = image.app }
+  labels     = { "org.opencontainers.image.description" = image.description }
+  tags       = ["${REGISTRY}genasset/${image.app}:${TAG}"]
 }

@@ -6,6 +6,7 @@ import {
   createTestDatabase,
   spawnTsProcess,
   testServices,
+  TopicReader,
   waitFor,
   type TestDatabase,
 } from '@genasset/testing';
@@ -13,7 +14,6 @@ import { HEADERS, replayDeadLetters } from '../src';
 import { directProducer } from './support/direct-producer';
 import { startProbeApp, type ProbeApp } from './support/probe-app';
 import { balances, migrateProbe } from './support/probe-schema';
-import { TopicReader } from './support/topic-reader';
 
 jest.setTimeout(240_000);
 
@@ -46,7 +46,7 @@ describe('dead-letter replay', () => {
     db = await createTestDatabase('msg_dlt_replay');
     connection = new PostgresConnection(db.url);
     await migrateProbe(connection);
-    original = await new TopicReader(testServices().kafkaBrokers, TOPICS.platformProbe).start();
+    original = await new TopicReader(TOPICS.platformProbe, { from: 'beginning' }).start();
     probe = await startProbeApp({
       connection,
       produce: false,
@@ -157,13 +157,10 @@ describe('dead-letter replay', () => {
 
     // The republished copies carry the original headers and none of the dead-letter ones. The
     // reader is a consumer of its own: it may get the replayed copy after the app applied it.
-    const copies = await waitFor(
-      () => {
-        const seen = original.messages.filter((m) => m.key === b.data.subject);
-        return seen.length >= 2 ? seen : undefined;
-      },
-      { timeoutMs: 30_000, what: 'the replayed copy of b on the original topic' },
-    );
+    const copies = await original.waitUntil((m) => m.key === b.data.subject, {
+      count: 2,
+      what: 'b and its replayed copy',
+    });
     expect(copies).toHaveLength(2); // the original and its replay
     const replayed = copies[1];
     expect(replayed.value).toBe(JSON.stringify(b));

@@ -1,11 +1,10 @@
 import { randomBytes } from 'node:crypto';
 import { deadLetterTopic, TOPICS } from '@genasset/contracts';
 import { PostgresConnection } from '@genasset/persistence';
-import { createTestDatabase, testServices } from '@genasset/testing';
+import { createTestDatabase, testServices, TopicReader } from '@genasset/testing';
 import { HEADERS } from '../src';
 import { startProbeApp } from './support/probe-app';
 import { migrateProbe } from './support/probe-schema';
-import { TopicReader } from './support/topic-reader';
 import { CONTRACT_RETRY, transportContract } from './support/transport-contract';
 
 // Real processes and a real broker on a 2-core machine: give them time.
@@ -20,7 +19,7 @@ transportContract('kafka', async () => {
   await migrateProbe(connection);
   const attempts = new Map<string, number>();
   const settled = new Map<string, boolean[]>();
-  const dlt = await new TopicReader(kafkaBrokers, deadLetterTopic(TOPICS.platformProbe)).start();
+  const dlt = await new TopicReader(deadLetterTopic(TOPICS.platformProbe), { brokers: kafkaBrokers, from: 'beginning' }).start();
   const probe = await startProbeApp({
     connection,
     produce: true,

@@ -1,12 +1,11 @@
 import { randomBytes } from 'node:crypto';
 import { createEnvelope, deadLetterTopic, ProbeRecorded, TOPICS } from '@genasset/contracts';
 import { PostgresConnection } from '@genasset/persistence';
-import { createTestDatabase, testServices, waitFor, type TestDatabase } from '@genasset/testing';
+import { createTestDatabase, testServices, TopicReader, waitFor, type TestDatabase } from '@genasset/testing';
 import { HEADERS } from '../src';
 import { startProbeApp, type ProbeApp } from './support/probe-app';
 import { balances, migrateProbe } from './support/probe-schema';
 import { directProducer } from './support/direct-producer';
-import { TopicReader } from './support/topic-reader';
 
 jest.setTimeout(180_000);
 
@@ -21,7 +20,7 @@ describe('Kafka consumer: malformed messages', () => {
     db = await createTestDatabase('msg_dead_letter');
     connection = new PostgresConnection(db.url);
     await migrateProbe(connection);
-    dlt = await new TopicReader(testServices().kafkaBrokers, deadLetterTopic(TOPICS.platformProbe)).start();
+    dlt = await new TopicReader(deadLetterTopic(TOPICS.platformProbe), { from: 'beginning' }).start();
     probe = await startProbeApp({
       connection,
       produce: false,
@@ -53,15 +52,10 @@ describe('Kafka consumer: malformed messages', () => {
     await waitFor(async () => (await balances(connection, prefix)).get(subject)?.events === 2, { timeoutMs: 60_000, what: 'both valid events' });
     expect((await balances(connection, prefix)).get(subject)).toMatchObject({ total: 4, last_sequence: 1, out_of_order: 0 });
 
-    const letters = await waitFor(
-      () => {
-        // Other test files' consumers on the shared topic dead-letter these messages too, each under its own name.
-        const mine = dlt.messages.filter(
-          (m) => m.key === subject && m.headers[HEADERS.deadLetterConsumer] === `probe-sink-${prefix}`,
-        );
-        return mine.length >= 2 ? mine : undefined;
-      },
-      { timeoutMs: 30_000, what: 'two dead letters' },
+    const letters = await dlt.waitUntil(
+      // Other test files' consumers on the shared topic dead-letter these messages too, each under its own name.
+      (m) => m.key === subject && m.headers[HEADERS.deadLetterConsumer] === `probe-sink-${prefix}`,
+      { count: 2, what: 'dead letter' },
     );
     expect(letters).toHaveLength(2);
     const [garbage, badPayload] = [...letters].sort((a, b) => Number(a.headers[HEADERS.originalOffset]) - Number(b.headers[HEADERS.originalOffset]));

@@ -1,16 +1,17 @@
+import { TOPICS } from '@genasset/contracts';
+import { TopicReader } from '@genasset/testing';
 import { listObjects, setColumns, startAssetHarness, upload, uploadCanvas, uploadImage, png, dataUrl, type ServiceHarness, type Tenant } from './support/asset-fixtures';
-import { FactReader } from './support/fact-reader';
 
 const PUBLIC_TOKEN = 'public-auth-token';
 
 describe('asset details, get-bulk and deletion', () => {
   let harness: ServiceHarness;
   let t: Tenant;
-  let facts: FactReader;
+  let facts: TopicReader;
 
   beforeAll(async () => {
     harness = await startAssetHarness();
-    facts = await new FactReader().start();
+    facts = await new TopicReader(TOPICS.assetEvents).start();
     t = await harness.tenant();
   });
   afterAll(async () => {
@@ -122,8 +123,8 @@ describe('asset details, get-bulk and deletion', () => {
       const cleanup = await harness.db.query(`SELECT count(*)::int AS n FROM assets.object_cleanup WHERE object_key LIKE $1`, [`assets/${tenant.projectId}/%`]);
       expect(cleanup[0].n).toBe(0);
       for (const id of [image.id, canvas.id]) {
-        const [fact] = await facts.waitFor('asset.deleted', id);
-        expect(fact.data).toMatchObject({ assetId: id, projectId: tenant.projectId });
+        const [fact] = await facts.waitFor(id, 'asset.deleted');
+        expect(fact.envelope.data).toMatchObject({ assetId: id, projectId: tenant.projectId });
       }
     });
 

@@ -1,18 +1,18 @@
-import { sleep } from '@genasset/contracts';
+import { sleep, TOPICS } from '@genasset/contracts';
+import { TopicReader } from '@genasset/testing';
 import { createHash } from 'node:crypto';
 import { dataUrl, listObjects, png, startAssetHarness, uploadCanvas, uploadImage, type ServiceHarness, type Tenant } from './support/asset-fixtures';
-import { FactReader } from './support/fact-reader';
 
 const inSeconds = (s: number) => new Date(Date.now() + s * 1000).toISOString();
 
 describe('canvases: update, lock, unlock, snapshots', () => {
   let harness: ServiceHarness;
   let t: Tenant;
-  let facts: FactReader;
+  let facts: TopicReader;
 
   beforeAll(async () => {
     harness = await startAssetHarness();
-    facts = await new FactReader().start();
+    facts = await new TopicReader(TOPICS.assetEvents).start();
     t = await harness.tenant();
   });
   afterAll(async () => {
@@ -42,7 +42,7 @@ describe('canvases: update, lock, unlock, snapshots', () => {
         { takenAt: expect.any(Number), rawData: '{"v":2}', authorId: res.body.asset.authorId, hash: createHash('sha256').update('{"v":2}').digest('hex') },
       ]);
       expect(snapshots.body.nextPaginationToken).toBeUndefined();
-      await facts.waitFor('asset.updated', canvas.id);
+      await facts.waitFor(canvas.id, 'asset.updated');
     });
 
     it('disableSnapshot skips the snapshot; a new thumbnail replaces the old one', async () => {
@@ -59,8 +59,8 @@ describe('canvases: update, lock, unlock, snapshots', () => {
       const published = await put(image.id, '', { privacy: 'public', description: 'shared' });
       expect(published.body.asset).toMatchObject({ privacy: 'public', description: 'shared' });
       expect((await harness.request('GET', `/v1/assets/${image.id}`, { auth: 'public-auth-token' })).status).toBe(200);
-      const [fact] = (await facts.waitFor('asset.updated', image.id)).slice(-1);
-      expect(fact.data.privacy).toBe('public');
+      const [fact] = (await facts.waitFor(image.id, 'asset.updated')).slice(-1);
+      expect(fact.envelope.data.privacy).toBe('public');
       const notCanvas = await put(image.id, '', { canvas: '{}' });
       expect(notCanvas).toMatchObject({ status: 400, body: { apiError: 'not_a_canvas' } });
     });

@@ -1,8 +1,8 @@
 import sharp, { type Sharp } from 'sharp';
 import { TOPICS } from '@genasset/contracts';
 import { S3ObjectStore } from '@genasset/storage';
-import { testServices, waitFor } from '@genasset/testing';
-import { startDownloadHarness, sha256, TopicLog, unzip } from './support/archive-fixtures';
+import { testServices, TopicReader, waitFor } from '@genasset/testing';
+import { startDownloadHarness, sha256, unzip } from './support/archive-fixtures';
 import {
   dataUrl,
   listObjects,
@@ -21,12 +21,12 @@ import {
 describe('batch downloads (POST /v1/assets/download, GET /v1/assets/download/{jobId})', () => {
   let harness: ServiceHarness;
   let t: Tenant;
-  let lifecycle: TopicLog;
+  let lifecycle: TopicReader;
   let store: S3ObjectStore;
 
   beforeAll(async () => {
     harness = await startDownloadHarness();
-    lifecycle = await new TopicLog(TOPICS.jobLifecycle).start();
+    lifecycle = await new TopicReader(TOPICS.jobLifecycle).start();
     store = new S3ObjectStore({ ...testServices().s3, forcePathStyle: true });
     t = await harness.tenant();
   });
@@ -136,15 +136,15 @@ describe('batch downloads (POST /v1/assets/download, GET /v1/assets/download/{jo
     // Images are stored as they are; the canvas JSON is deflated.
     expect(entries.map((e) => e.compressionMethod)).toEqual([0, 0, 0, 0, 8]);
 
-    const created = await lifecycle.waitFor(jobId, 'job.created');
-    expect(created.data).toMatchObject({
+    const [created] = await lifecycle.waitFor(jobId, 'job.created');
+    expect(created.envelope.data).toMatchObject({
       jobId,
       kind: 'asset-download',
       jobType: 'assets-download',
       projectId: t.projectId,
     });
-    const succeeded = await lifecycle.waitFor(jobId, 'job.succeeded');
-    expect(succeeded.data).toMatchObject({
+    const [succeeded] = await lifecycle.waitFor(jobId, 'job.succeeded');
+    expect(succeeded.envelope.data).toMatchObject({
       kind: 'asset-download',
       status: 'success',
       output: { downloadUrl: done.downloadUrl },
@@ -317,8 +317,8 @@ describe('batch downloads (POST /v1/assets/download, GET /v1/assets/download/{jo
       errorMessage: expect.stringContaining(`asset ${b.asset.id} is missing from storage`),
     });
     expect(done.downloadUrl).toBeUndefined();
-    const failed = await lifecycle.waitFor(res.body.jobId, 'job.failed');
-    expect(failed.data.failureReason).toContain(b.asset.id);
+    const [failed] = await lifecycle.waitFor(res.body.jobId, 'job.failed');
+    expect(failed.envelope.data.failureReason).toContain(b.asset.id);
     // The partial archive is gone.
     await waitFor(
       async () => (await listObjects(`downloads/${t.projectId}/${res.body.jobId}/`)).length === 0,

@@ -1,15 +1,16 @@
+import { TOPICS } from '@genasset/contracts';
+import { TopicReader } from '@genasset/testing';
 import sharp from 'sharp';
 import { dataUrl, listObjects, png, startAssetHarness, upload, uploadCanvas, uploadImage, type ServiceHarness, type Tenant } from './support/asset-fixtures';
-import { FactReader } from './support/fact-reader';
 
 describe('tags, copy, single-asset download', () => {
   let harness: ServiceHarness;
   let t: Tenant;
-  let facts: FactReader;
+  let facts: TopicReader;
 
   beforeAll(async () => {
     harness = await startAssetHarness();
-    facts = await new FactReader().start();
+    facts = await new TopicReader(TOPICS.assetEvents).start();
     t = await harness.tenant();
   });
   afterAll(async () => {
@@ -27,8 +28,8 @@ describe('tags, copy, single-asset download', () => {
       expect(res).toMatchObject({ status: 200, body: { added: ['night'], deleted: ['sci-fi'] } });
       const got = await harness.request('GET', `/v1/assets/${asset.id}`, { auth: t.auth.projectMember });
       expect(got.body.asset.tags).toEqual(['landscape', 'night']);
-      const updates = await facts.waitFor('asset.updated', asset.id, 2);
-      expect(updates[1].data.tags).toEqual(['landscape', 'night']);
+      const updates = await facts.waitFor(asset.id, 'asset.updated', 2);
+      expect(updates[1].envelope.data.tags).toEqual(['landscape', 'night']);
     });
 
     it('strict (the default): adding a present tag or deleting an absent one → 409, nothing changed; strict=false is idempotent', async () => {
@@ -82,7 +83,7 @@ describe('tags, copy, single-asset download', () => {
       });
       const [a, b] = await Promise.all([fetch(copy.url).then((r) => r.arrayBuffer()), fetch((await harness.request('GET', `/v1/assets/${source.id}?originalAssets=true`, { auth: t.auth.projectMember })).body.asset.url).then((r) => r.arrayBuffer())]);
       expect(Buffer.from(a).equals(Buffer.from(b))).toBe(true);
-      await facts.waitFor('asset.created', copy.id);
+      await facts.waitFor(copy.id, 'asset.created');
       // Deleting the source leaves the copy whole.
       await harness.request('DELETE', '/v1/assets', { auth: t.auth.projectMember, body: { assetIds: [source.id] } });
       expect((await fetch(copy.url)).status).toBe(200);

@@ -1,6 +1,7 @@
+import { TOPICS } from '@genasset/contracts';
+import { TopicReader } from '@genasset/testing';
 import sharp from 'sharp';
 import { dataUrl, jpeg, listObjects, png, startAssetHarness, upload, uploadImage, type ServiceHarness, type Tenant } from './support/asset-fixtures';
-import { FactReader } from './support/fact-reader';
 
 const MiB = 1024 * 1024;
 
@@ -12,11 +13,11 @@ async function fetchBytes(url: string): Promise<{ status: number; type: string |
 describe('POST /v1/assets (upload)', () => {
   let harness: ServiceHarness;
   let t: Tenant;
-  let facts: FactReader;
+  let facts: TopicReader;
 
   beforeAll(async () => {
     harness = await startAssetHarness();
-    facts = await new FactReader().start();
+    facts = await new TopicReader(TOPICS.assetEvents).start();
     t = await harness.tenant();
   });
   afterAll(async () => {
@@ -56,8 +57,8 @@ describe('POST /v1/assets (upload)', () => {
     expect(originalBytes.type).toBe('image/png');
     // (Whether an unsigned URL is refused is the bucket's policy; s3rver checks no signature.)
     expect(asset.url).toMatch(/X-Amz-Signature=/);
-    const [created] = await facts.waitFor('asset.created', asset.id);
-    expect(created.data).toMatchObject({ assetId: asset.id, teamId: t.teamId, projectId: t.projectId, type: 'uploaded', privacy: 'private' });
+    const [created] = await facts.waitFor(asset.id, 'asset.created');
+    expect(created.envelope.data).toMatchObject({ assetId: asset.id, teamId: t.teamId, projectId: t.projectId, type: 'uploaded', privacy: 'private' });
   });
 
   it('trusts neither the name nor the declared type: a JPEG sent as data:image/png named .png is a JPEG', async () => {
@@ -100,8 +101,8 @@ describe('POST /v1/assets (upload)', () => {
     const grandchild = await uploadImage(harness, t.auth.projectMember, { parentId: child.id });
     expect(child.metadata).toMatchObject({ parentId: root.id, rootParentId: root.id });
     expect(grandchild.metadata).toMatchObject({ parentId: child.id, rootParentId: root.id });
-    const [fact] = await facts.waitFor('asset.created', grandchild.id);
-    expect(fact.data).toMatchObject({ parentId: child.id, rootParentId: root.id });
+    const [fact] = await facts.waitFor(grandchild.id, 'asset.created');
+    expect(fact.envelope.data).toMatchObject({ parentId: child.id, rootParentId: root.id });
   });
 
   describe('refuses bad input with a status that says what is wrong, and stores nothing', () => {

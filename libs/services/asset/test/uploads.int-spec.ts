@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import { waitFor } from '@genasset/testing';
+import { TOPICS } from '@genasset/contracts';
+import { TopicReader, waitFor } from '@genasset/testing';
 import { sha256 } from './support/archive-fixtures';
 import {
   png,
@@ -11,7 +12,6 @@ import {
   type StoreHarness,
   type Tenant,
 } from './support/asset-fixtures';
-import { FactReader } from './support/fact-reader';
 
 const MiB = 1024 * 1024;
 
@@ -42,12 +42,12 @@ describe.each(STORES)('uploads on the %s store', (store) => {
   let stores: StoreHarness;
   let harness: ServiceHarness;
   let t: Tenant;
-  let facts: FactReader;
+  let facts: TopicReader;
 
   beforeAll(async () => {
     stores = await startAssetHarnessOn(store, { ASSET_UPLOAD_POLL_INTERVAL: '200ms' });
     harness = stores.harness;
-    facts = await new FactReader().start();
+    facts = await new TopicReader(TOPICS.assetEvents).start();
     t = await harness.tenant();
   });
   afterAll(async () => {
@@ -169,8 +169,8 @@ describe.each(STORES)('uploads on the %s store', (store) => {
     const served = await fetch(asset.url);
     expect(served.headers.get('content-type')).toBe('video/mp4');
     expect(sha256(Buffer.from(await served.arrayBuffer()))).toBe(sha256(bytes));
-    const created = await facts.waitFor('asset.created', asset.id);
-    expect(created[0].data).toMatchObject({ type: 'uploaded-video', projectId: t.projectId });
+    const created = await facts.waitFor(asset.id, 'asset.created');
+    expect(created[0].envelope.data).toMatchObject({ type: 'uploaded-video', projectId: t.projectId });
     // Listed with the type filter; the pending deletion of its object is gone (the asset owns it now).
     const listed = await harness.request('GET', '/v1/assets?type=uploaded-video', {
       auth: t.auth.projectMember,

@@ -1,8 +1,7 @@
 import { TOPICS, type CreditThresholdCrossedData } from '@genasset/contracts';
-import type { Tenant } from '@genasset/testing';
+import { TopicReader, type Tenant } from '@genasset/testing';
 import { CreditsClient, period, type PlanBody } from './support/credits';
 import { startJobHarness, type JobHarness } from './support/job-harness';
-import { TopicLog } from './support/topic-log';
 
 jest.setTimeout(120_000);
 
@@ -12,10 +11,10 @@ jest.setTimeout(120_000);
 describe('job-service credit alerts', () => {
   let harness: JobHarness;
   let credits: CreditsClient;
-  let alerts: TopicLog;
+  let alerts: TopicReader;
 
   beforeAll(async () => {
-    alerts = await new TopicLog(TOPICS.teamAlerts).start();
+    alerts = await new TopicReader(TOPICS.teamAlerts).start();
     harness = await startJobHarness();
     credits = new CreditsClient(harness);
   });
@@ -56,7 +55,7 @@ describe('job-service credit alerts', () => {
       `SELECT pid, state, wait_event, xact_start, backend_xid::text AS xid, left(query, 120) AS query
          FROM pg_stat_activity WHERE datname = current_database() AND xact_start < now() - interval '2 seconds'`,
     );
-    const fresh = await new TopicLog(TOPICS.teamAlerts, { from: 'beginning' }).start();
+    const fresh = await new TopicReader(TOPICS.teamAlerts, { from: 'beginning' }).start();
     await new Promise((r) => setTimeout(r, 10_000));
     const seen = fresh.of(tenant.teamId, 'team.credit.threshold.crossed').length;
     const trail = fresh.diagnose();

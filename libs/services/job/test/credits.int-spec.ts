@@ -1,10 +1,9 @@
 import { InternalApiError, TOPICS } from '@genasset/contracts';
 import { HttpJobsApi, InternalHttpClient } from '@genasset/internal-api';
-import { waitFor, type Tenant } from '@genasset/testing';
+import { TopicReader, waitFor, type Tenant } from '@genasset/testing';
 import { CreditsClient, period } from './support/credits';
 import { FakeExecutor } from './support/executor';
 import { handled, startJobHarness, type JobHarness } from './support/job-harness';
-import { TopicLog } from './support/topic-log';
 
 jest.setTimeout(120_000);
 
@@ -14,10 +13,10 @@ describe('job-service creative units', () => {
   let harness: JobHarness;
   let credits: CreditsClient;
   let executor: FakeExecutor;
-  let lifecycle: TopicLog;
+  let lifecycle: TopicReader;
 
   beforeAll(async () => {
-    lifecycle = await new TopicLog(TOPICS.jobLifecycle).start();
+    lifecycle = await new TopicReader(TOPICS.jobLifecycle).start();
     harness = await startJobHarness();
     credits = new CreditsClient(harness);
     executor = await new FakeExecutor().start();

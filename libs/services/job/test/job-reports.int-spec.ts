@@ -1,8 +1,7 @@
 import { TOPICS, type JobView } from '@genasset/contracts';
-import { waitFor, type Tenant } from '@genasset/testing';
+import { TopicReader, waitFor, type Tenant } from '@genasset/testing';
 import { FakeExecutor } from './support/executor';
 import { handled, startJobHarness, type JobHarness } from './support/job-harness';
-import { TopicLog } from './support/topic-log';
 
 jest.setTimeout(120_000);
 
@@ -11,11 +10,11 @@ jest.setTimeout(120_000);
 describe('job-service reports consumer', () => {
   let harness: JobHarness;
   let executor: FakeExecutor;
-  let lifecycle: TopicLog;
+  let lifecycle: TopicReader;
   let tenant: Tenant;
 
   beforeAll(async () => {
-    lifecycle = await new TopicLog(TOPICS.jobLifecycle).start();
+    lifecycle = await new TopicReader(TOPICS.jobLifecycle).start();
     harness = await startJobHarness();
     executor = await new FakeExecutor().start();
     tenant = await harness.tenant();

@@ -1,10 +1,9 @@
 import { InternalApiError, TOPICS, type CreateJobCommand, type JobsApi } from '@genasset/contracts';
 import { HttpJobsApi, InternalHttpClient } from '@genasset/internal-api';
-import type { Tenant } from '@genasset/testing';
+import { TopicReader, type Tenant } from '@genasset/testing';
 import { JobsApiService } from '../src/internal/jobs-api.service';
 import { startJobHarness, type JobHarness } from './support/job-harness';
 import { injected, JOBS_API_CALLER } from './support/jobs-api-caller';
-import { TopicLog } from './support/topic-log';
 
 jest.setTimeout(120_000);
 
@@ -15,8 +14,8 @@ const ISO_MS = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/;
 describe('job-service internal JobsApi', () => {
   let harness: JobHarness;
   let remote: JobsApi;
-  let lifecycle: TopicLog;
-  let work: TopicLog;
+  let lifecycle: TopicReader;
+  let work: TopicReader;
   let tenant: Tenant;
   const command = (overrides: Partial<CreateJobCommand> = {}): CreateJobCommand => ({
     tenant: { teamId: tenant.teamId, projectId: tenant.projectId, authorId: 'key_creator' },
@@ -29,8 +28,8 @@ describe('job-service internal JobsApi', () => {
 
   beforeAll(async () => {
     [lifecycle, work] = await Promise.all([
-      new TopicLog(TOPICS.jobLifecycle).start(),
-      new TopicLog(TOPICS.jobWork).start(),
+      new TopicReader(TOPICS.jobLifecycle).start(),
+      new TopicReader(TOPICS.jobWork).start(),
     ]);
     harness = await startJobHarness({ also: [JOBS_API_CALLER] });
     remote = new HttpJobsApi(new InternalHttpClient('job-service', harness.url, harness.internalToken));

@@ -1,7 +1,6 @@
 import { TOPICS, type JobView } from '@genasset/contracts';
-import type { Tenant } from '@genasset/testing';
+import { TopicReader, type Tenant } from '@genasset/testing';
 import { startJobHarness, type JobHarness } from './support/job-harness';
-import { TopicLog } from './support/topic-log';
 
 jest.setTimeout(120_000);
 
@@ -10,14 +9,14 @@ const ISO_MS = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/;
 // The public routes: GET /v1/jobs/{jobId}, GET /v1/jobs, POST /v1/jobs/{jobId}/action.
 describe('job-service public routes', () => {
   let harness: JobHarness;
-  let lifecycle: TopicLog;
-  let work: TopicLog;
+  let lifecycle: TopicReader;
+  let work: TopicReader;
   let tenant: Tenant;
 
   beforeAll(async () => {
     [lifecycle, work] = await Promise.all([
-      new TopicLog(TOPICS.jobLifecycle).start(),
-      new TopicLog(TOPICS.jobWork).start(),
+      new TopicReader(TOPICS.jobLifecycle).start(),
+      new TopicReader(TOPICS.jobWork).start(),
     ]);
     harness = await startJobHarness();
     tenant = await harness.tenant();

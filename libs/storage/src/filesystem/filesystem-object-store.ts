@@ -5,23 +5,11 @@ import { join, resolve, sep } from 'node:path';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { ByteCounter } from '../byte-counter';
-import { validateExpiry } from '../expiry';
-import { encodeKeyPath, validateObjectKey, validateObjectPrefix } from '../object-key';
-import { validateMaxPartBytes, validatePartNumber } from '../multipart-rules';
-import type {
-  CompletedPart,
-  ListOptions,
-  ObjectInfo,
-  ObjectStore,
-  PartUrlOptions,
-  PutOptions,
-  PutResult,
-  SignedUrlOptions,
-  StoredObject,
-  UploadedPart,
-  UploadOptions,
-} from '../object-store';
-import { validateContentType, validateDownloadName } from '../response-headers';
+import { CheckedObjectStore } from '../checked-object-store';
+import { encodeKeyPath, validateObjectKey } from '../object-key';
+import { validateMaxPartBytes } from '../multipart-rules';
+import type * as Port from '../object-store';
+import { validateDownloadName } from '../response-headers';
 import { ContentLengthMismatchError, InvalidObjectKeyError, ObjectNotFoundError } from '../storage.errors';
 import { FilesystemMultipart } from './filesystem-multipart';
 import { type SignatureCheck, type SignedFileParams, UrlSigner } from './url-signer';
@@ -56,7 +44,7 @@ interface Meta {
  * "folder" of others (`a` and `a/b`), which S3 would allow. Multipart uploads
  * take their parts through the files route's signed PUT URLs.
  */
-export class FilesystemObjectStore implements ObjectStore {
+export class FilesystemObjectStore extends CheckedObjectStore {
   readonly kind = 'filesystem' as const;
   readonly rootDir: string;
   private readonly tmpDir: string;
@@ -67,6 +55,7 @@ export class FilesystemObjectStore implements ObjectStore {
   private readonly multipart: FilesystemMultipart;
 
   constructor(options: FilesystemObjectStoreOptions) {
+    super();
     this.rootDir = resolve(options.rootDir);
     this.tmpDir = join(this.rootDir, TMP_DIR);
     this.signer = new UrlSigner(options.signingSecret);
@@ -79,9 +68,8 @@ export class FilesystemObjectStore implements ObjectStore {
     );
   }
 
-  async put(key: string, body: Buffer | Readable, options: PutOptions): Promise<PutResult> {
+  protected async putObject(key: string, body: Buffer | Readable, options: Port.PutOptions): Promise<Port.PutResult> {
     const path = this.pathOf(key);
-    validateContentType(options.contentType);
     await mkdir(this.tmpDir, { recursive: true });
     const tmp = join(this.tmpDir, randomUUID());
     try {
@@ -101,11 +89,11 @@ export class FilesystemObjectStore implements ObjectStore {
     }
   }
 
-  upload(key: string, body: Readable, options: UploadOptions): Promise<PutResult> {
+  protected uploadStream(key: string, body: Readable, options: Port.UploadOptions): Promise<Port.PutResult> {
     return this.put(key, body, { contentType: options.contentType });
   }
 
-  async get(key: string): Promise<StoredObject> {
+  protected async getObject(key: string): Promise<Port.StoredObject> {
     const path = this.pathOf(key);
     let handle;
     try {
@@ -132,7 +120,7 @@ export class FilesystemObjectStore implements ObjectStore {
     }
   }
 
-  async head(key: string): Promise<ObjectInfo | undefined> {
+  protected async headObject(key: string): Promise<Port.ObjectInfo | undefined> {
     const path = this.pathOf(key);
     try {
       const stats = await stat(path);
@@ -145,11 +133,7 @@ export class FilesystemObjectStore implements ObjectStore {
     }
   }
 
-  async exists(key: string): Promise<boolean> {
-    return (await this.head(key)) !== undefined;
-  }
-
-  async delete(keys: string[]): Promise<void> {
+  protected async deleteObjects(keys: string[]): Promise<void> {
     const paths = keys.map((key) => this.pathOf(key));
     for (const path of paths) {
       await rm(path, { force: true });
@@ -158,8 +142,7 @@ export class FilesystemObjectStore implements ObjectStore {
     }
   }
 
-  async *list(prefix: string, _options: ListOptions = {}): AsyncIterable<string> {
-    validateObjectPrefix(prefix);
+  protected async *listKeys(prefix: string): AsyncIterable<string> {
     const slash = prefix.lastIndexOf('/');
     const base = slash < 0 ? '' : prefix.slice(0, slash);
     const keys: string[] = [];
@@ -171,15 +154,14 @@ export class FilesystemObjectStore implements ObjectStore {
     yield* matching;
   }
 
-  async signedUrl(key: string, options: SignedUrlOptions): Promise<string> {
-    this.pathOf(key);
-    const expires = Math.floor(Date.now() / 1000) + validateExpiry(options.expiresInSeconds);
+  protected async signGetUrl(key: string, options: Port.SignedUrlOptions): Promise<string> {
+    const expires = Math.floor(Date.now() / 1000) + options.expiresInSeconds;
     const params = {
       key,
       expires,
       downloadName:
         options.downloadName === undefined ? undefined : validateDownloadName(options.downloadName),
-      contentType: options.contentType === undefined ? undefined : validateContentType(options.contentType),
+      contentType: options.contentType,
     };
     const query = new URLSearchParams({ expires: String(expires) });
     if (params.downloadName !== undefined) query.set('name', params.downloadName);
@@ -193,24 +175,18 @@ export class FilesystemObjectStore implements ObjectStore {
     return this.signer.verify(params, signature);
   }
 
-  async createMultipartUpload(key: string, contentType: string): Promise<string> {
-    this.pathOf(key);
-    return this.multipart.create(key, validateContentType(contentType));
+  protected startMultipartUpload(key: string, contentType: string): Promise<string> {
+    return this.multipart.create(key, contentType);
   }
 
-  async signedPartUrl(
+  protected async signPartUrl(
     key: string,
     uploadId: string,
     partNumber: number,
-    options: PartUrlOptions,
+    options: Port.PartUrlOptions,
   ): Promise<string> {
-    this.pathOf(key);
-    const part = {
-      uploadId,
-      partNumber: validatePartNumber(partNumber),
-      maxBytes: validateMaxPartBytes(options.maxBytes),
-    };
-    const expires = Math.floor(Date.now() / 1000) + validateExpiry(options.expiresInSeconds);
+    const part = { uploadId, partNumber, maxBytes: validateMaxPartBytes(options.maxBytes) };
+    const expires = Math.floor(Date.now() / 1000) + options.expiresInSeconds;
     // Query names as S3's (uploadId, partNumber), so clients handle both URLs alike.
     const query = new URLSearchParams({
       uploadId,
@@ -237,18 +213,15 @@ export class FilesystemObjectStore implements ObjectStore {
     return this.multipart.writePart(key, uploadId, partNumber, body, validateMaxPartBytes(maxBytes));
   }
 
-  async listParts(key: string, uploadId: string): Promise<UploadedPart[]> {
-    this.pathOf(key);
+  protected listUploadedParts(key: string, uploadId: string): Promise<Port.UploadedPart[]> {
     return this.multipart.listParts(key, uploadId);
   }
 
-  async completeMultipartUpload(key: string, uploadId: string, parts: CompletedPart[]): Promise<void> {
-    this.pathOf(key);
+  protected async completeUpload(key: string, uploadId: string, parts: Port.CompletedPart[]): Promise<void> {
     await this.multipart.complete(key, uploadId, parts);
   }
 
-  async abortMultipartUpload(key: string, uploadId: string): Promise<void> {
-    this.pathOf(key);
+  protected async abortUpload(key: string, uploadId: string): Promise<void> {
     await this.multipart.abort(key, uploadId);
   }
 
@@ -318,6 +291,11 @@ export class FilesystemObjectStore implements ObjectStore {
       }
       dir = resolve(dir, '..');
     }
+  }
+
+  /** Keys under the reserved names, and keys that would leave the root, are refused too. */
+  protected override checkKey(key: string): void {
+    this.pathOf(key);
   }
 
   /** Validates a key and maps it to a path that cannot leave the root. */

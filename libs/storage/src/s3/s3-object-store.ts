@@ -18,24 +18,10 @@ import {
 import { Upload } from '@aws-sdk/lib-storage';
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
 import { ByteCounter } from '../byte-counter';
-import { attachmentDisposition, validateContentType, validateDownloadName } from '../response-headers';
-import { validateExpiry } from '../expiry';
-import { validateObjectKey, validateObjectPrefix } from '../object-key';
-import { validatePartNumber } from '../multipart-rules';
+import { CheckedObjectStore } from '../checked-object-store';
+import { attachmentDisposition, validateDownloadName } from '../response-headers';
 import { GetUrlPresigner } from './get-url-presigner';
-import type {
-  CompletedPart,
-  ListOptions,
-  ObjectInfo,
-  ObjectStore,
-  PartUrlOptions,
-  PutOptions,
-  PutResult,
-  SignedUrlOptions,
-  StoredObject,
-  UploadedPart,
-  UploadOptions,
-} from '../object-store';
+import type * as Port from '../object-store';
 import { type MultipartErrorCode, MultipartUploadError, ObjectNotFoundError } from '../storage.errors';
 
 export interface S3ObjectStoreOptions {
@@ -59,7 +45,7 @@ export interface S3ObjectStoreOptions {
 const DELETE_BATCH = 1000;
 const DEFAULT_PART_SIZE = 8 * 1024 * 1024;
 
-export class S3ObjectStore implements ObjectStore {
+export class S3ObjectStore extends CheckedObjectStore {
   readonly kind = 's3' as const;
   private readonly client: S3Client;
   private readonly presigner: S3Client;
@@ -67,6 +53,7 @@ export class S3ObjectStore implements ObjectStore {
   private readonly getUrls: GetUrlPresigner;
 
   constructor(options: S3ObjectStoreOptions) {
+    super();
     this.bucket = options.bucket;
     this.client = new S3Client(clientConfig(options, options.endpoint));
     this.presigner = options.publicEndpoint
@@ -75,11 +62,9 @@ export class S3ObjectStore implements ObjectStore {
     this.getUrls = new GetUrlPresigner(this.presigner, this.bucket);
   }
 
-  async put(key: string, body: Buffer | Readable, options: PutOptions): Promise<PutResult> {
-    validateObjectKey(key);
-    validateContentType(options.contentType);
+  protected async putObject(key: string, body: Buffer | Readable, options: Port.PutOptions): Promise<Port.PutResult> {
     if (!Buffer.isBuffer(body) && options.contentLength === undefined) {
-      return this.upload(key, body, { contentType: options.contentType });
+      return this.uploadStream(key, body, { contentType: options.contentType });
     }
     const contentLength = Buffer.isBuffer(body) ? body.length : options.contentLength!;
     await this.client.send(
@@ -94,9 +79,7 @@ export class S3ObjectStore implements ObjectStore {
     return { key, contentLength };
   }
 
-  async upload(key: string, body: Readable, options: UploadOptions): Promise<PutResult> {
-    validateObjectKey(key);
-    validateContentType(options.contentType);
+  protected async uploadStream(key: string, body: Readable, options: Port.UploadOptions): Promise<Port.PutResult> {
     const counter = new ByteCounter();
     const piping = pipeline(body, counter);
     const upload = new Upload({
@@ -118,8 +101,7 @@ export class S3ObjectStore implements ObjectStore {
     return { key, contentLength: counter.bytes };
   }
 
-  async get(key: string): Promise<StoredObject> {
-    validateObjectKey(key);
+  protected async getObject(key: string): Promise<Port.StoredObject> {
     try {
       const res = await this.client.send(new GetObjectCommand({ Bucket: this.bucket, Key: key }));
       return {
@@ -136,8 +118,7 @@ export class S3ObjectStore implements ObjectStore {
     }
   }
 
-  async head(key: string): Promise<ObjectInfo | undefined> {
-    validateObjectKey(key);
+  protected async headObject(key: string): Promise<Port.ObjectInfo | undefined> {
     try {
       const res = await this.client.send(new HeadObjectCommand({ Bucket: this.bucket, Key: key }));
       return {
@@ -153,12 +134,7 @@ export class S3ObjectStore implements ObjectStore {
     }
   }
 
-  async exists(key: string): Promise<boolean> {
-    return (await this.head(key)) !== undefined;
-  }
-
-  async delete(keys: string[]): Promise<void> {
-    keys.forEach(validateObjectKey);
+  protected async deleteObjects(keys: string[]): Promise<void> {
     const unique = [...new Set(keys)];
     for (let i = 0; i < unique.length; i += DELETE_BATCH) {
       const batch = unique.slice(i, i + DELETE_BATCH);
@@ -178,8 +154,7 @@ export class S3ObjectStore implements ObjectStore {
     }
   }
 
-  async *list(prefix: string, options: ListOptions = {}): AsyncIterable<string> {
-    validateObjectPrefix(prefix);
+  protected async *listKeys(prefix: string, options: Port.ListOptions): AsyncIterable<string> {
     let token: string | undefined;
     do {
       const res = await this.client.send(
@@ -195,51 +170,38 @@ export class S3ObjectStore implements ObjectStore {
     } while (token);
   }
 
-  async signedUrl(key: string, options: SignedUrlOptions): Promise<string> {
-    validateObjectKey(key);
+  protected async signGetUrl(key: string, options: Port.SignedUrlOptions): Promise<string> {
     // Computed locally (identical to the SDK's getSignedUrl, ~50× cheaper): lists sign one URL per item.
     return this.getUrls.presign(key, {
-      expiresIn: validateExpiry(options.expiresInSeconds),
+      expiresIn: options.expiresInSeconds,
       disposition: options.downloadName
         ? attachmentDisposition(validateDownloadName(options.downloadName))
         : undefined,
-      contentType: options.contentType === undefined ? undefined : validateContentType(options.contentType),
+      contentType: options.contentType,
     });
   }
 
-  async createMultipartUpload(key: string, contentType: string): Promise<string> {
-    validateObjectKey(key);
+  protected async startMultipartUpload(key: string, contentType: string): Promise<string> {
     const res = await this.client.send(
-      new CreateMultipartUploadCommand({
-        Bucket: this.bucket,
-        Key: key,
-        ContentType: validateContentType(contentType),
-      }),
+      new CreateMultipartUploadCommand({ Bucket: this.bucket, Key: key, ContentType: contentType }),
     );
     if (!res.UploadId) throw new Error('S3 returned no UploadId');
     return res.UploadId;
   }
 
-  async signedPartUrl(
+  protected async signPartUrl(
     key: string,
     uploadId: string,
     partNumber: number,
-    options: PartUrlOptions,
+    options: Port.PartUrlOptions,
   ): Promise<string> {
-    validateObjectKey(key);
     // options.maxBytes cannot be enforced by a presigned PUT; S3 keeps its own 5 GiB part limit.
-    const command = new UploadPartCommand({
-      Bucket: this.bucket,
-      Key: key,
-      UploadId: uploadId,
-      PartNumber: validatePartNumber(partNumber),
-    });
-    return getSignedUrl(this.presigner, command, { expiresIn: validateExpiry(options.expiresInSeconds) });
+    const command = new UploadPartCommand({ Bucket: this.bucket, Key: key, UploadId: uploadId, PartNumber: partNumber });
+    return getSignedUrl(this.presigner, command, { expiresIn: options.expiresInSeconds });
   }
 
-  async listParts(key: string, uploadId: string): Promise<UploadedPart[]> {
-    validateObjectKey(key);
-    const parts: UploadedPart[] = [];
+  protected async listUploadedParts(key: string, uploadId: string): Promise<Port.UploadedPart[]> {
+    const parts: Port.UploadedPart[] = [];
     let marker: string | undefined;
     try {
       do {
@@ -263,8 +225,7 @@ export class S3ObjectStore implements ObjectStore {
     return parts.sort((a, b) => a.partNumber - b.partNumber);
   }
 
-  async completeMultipartUpload(key: string, uploadId: string, parts: CompletedPart[]): Promise<void> {
-    validateObjectKey(key);
+  protected async completeUpload(key: string, uploadId: string, parts: Port.CompletedPart[]): Promise<void> {
     try {
       await this.client.send(
         new CompleteMultipartUploadCommand({
@@ -284,8 +245,7 @@ export class S3ObjectStore implements ObjectStore {
     }
   }
 
-  async abortMultipartUpload(key: string, uploadId: string): Promise<void> {
-    validateObjectKey(key);
+  protected async abortUpload(key: string, uploadId: string): Promise<void> {
     try {
       await this.client.send(
         new AbortMultipartUploadCommand({ Bucket: this.bucket, Key: key, UploadId: uploadId }),

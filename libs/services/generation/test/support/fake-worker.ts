@@ -1,7 +1,6 @@
-import { randomBytes } from 'node:crypto';
-import { Kafka, logLevel, type Consumer, type Producer } from 'kafkajs';
-import { createEnvelope, JobSucceededReported, TOPICS, type EventEnvelope } from '@genasset/contracts';
-import { testServices } from '@genasset/testing';
+import { Kafka, logLevel, type Producer } from 'kafkajs';
+import { createEnvelope, JobSucceededReported, TOPICS } from '@genasset/contracts';
+import { testServices, TopicReader, type TopicMessage } from '@genasset/testing';
 
 interface WorkRequest {
   jobId: string;
@@ -15,7 +14,7 @@ interface WorkRequest {
  * `answer` gives, exactly as an executor publishes its reports.
  */
 export class FakeWorker {
-  private consumer?: Consumer;
+  private reader?: TopicReader<WorkRequest>;
   private producer?: Producer;
 
   constructor(
@@ -31,33 +30,28 @@ export class FakeWorker {
     });
     this.producer = kafka.producer();
     await this.producer.connect();
-    this.consumer = kafka.consumer({
-      groupId: `fake-worker-${randomBytes(4).toString('hex')}`,
-      maxWaitTimeInMs: 100,
-    });
-    await this.consumer.connect();
-    await this.consumer.subscribe({ topics: [TOPICS.jobWork], fromBeginning: true });
-    await this.consumer.run({
-      eachMessage: async ({ message }) => {
-        const envelope = JSON.parse(message.value!.toString()) as EventEnvelope<WorkRequest>;
-        if (envelope.type !== 'job.work.requested' || envelope.data.tenant.projectId !== this.projectId)
-          return;
-        const report = createEnvelope(
-          JobSucceededReported,
-          { jobId: envelope.data.jobId, output: this.answer(envelope.data.input) },
-          { producer: 'fake-worker' },
-        );
-        await this.producer!.send({
-          topic: TOPICS.jobReports,
-          messages: [{ key: report.key, value: JSON.stringify(report) }],
-        });
-      },
-    });
+    this.reader = await new TopicReader<WorkRequest>(TOPICS.jobWork, {
+      clientId: 'fake-worker',
+      onMessage: (message) => this.execute(message),
+    }).start();
     return this;
   }
 
+  private async execute({ envelope }: TopicMessage<WorkRequest>): Promise<void> {
+    if (envelope.type !== 'job.work.requested' || envelope.data.tenant.projectId !== this.projectId) return;
+    const report = createEnvelope(
+      JobSucceededReported,
+      { jobId: envelope.data.jobId, output: this.answer(envelope.data.input) },
+      { producer: 'fake-worker' },
+    );
+    await this.producer!.send({
+      topic: TOPICS.jobReports,
+      messages: [{ key: report.key, value: JSON.stringify(report) }],
+    });
+  }
+
   async stop(): Promise<void> {
-    await this.consumer?.disconnect();
+    await this.reader?.stop();
     await this.producer?.disconnect();
   }
 }
