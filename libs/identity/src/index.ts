@@ -11,3 +11,4 @@ export {
 } from './identity.service';
 export { AdminModule } from './admin/admin.module';
 export { AdminTokenGuard } from './admin/admin-token.guard';
+export { tenantKnownIn, type RawQueryable } from './tenant-known';

@@ -1,5 +1,6 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { JobFailedReported, JobSucceededReported, type JobOutputsProducedData } from '@genasset/contracts';
+import { tenantKnownIn } from '@genasset/identity';
 import { InjectOutbox, Outbox } from '@genasset/messaging';
 import { OBJECT_STORE, type ObjectStore } from '@genasset/storage';
 import { ASSET_SCHEMA } from '../asset.schema';
@@ -141,7 +142,7 @@ export class CreateJobOutputs {
   private async projectKnown(tx: Tx, teamId: string, projectId: string): Promise<boolean> {
     const key = `${teamId}/${projectId}`;
     if (this.knownProjects.has(key)) return true;
-    if (!(await projectKnown(tx, teamId, projectId))) return false;
+    if (!(await tenantKnownIn(tx, teamId, projectId))) return false;
     if (this.knownProjects.size >= 10_000) this.knownProjects.clear();
     this.knownProjects.add(key);
     return true;
@@ -155,16 +156,4 @@ export class CreateJobOutputs {
     await this.objects.release(tx, keys);
     await this.outbox.write(tx, [this.outbox.event(JobFailedReported, { jobId: data.jobId, reason })]);
   }
-}
-
-/**
- * Whether the project exists in this deployment's identity (read by every
- * service). Read through the handler's transaction, not IdentityService:
- * embedded mode's single PGlite connection would deadlock on a second one.
- */
-async function projectKnown(tx: Tx, teamId: string, projectId: string): Promise<boolean> {
-  const rows = await tx.$queryRaw<
-    { team_id: string }[]
-  >`SELECT team_id FROM identity.projects WHERE id = ${projectId}`;
-  return rows[0]?.team_id === teamId;
 }
