@@ -112,6 +112,16 @@ export class JobProgressReportData {
   @Min(0)
   @Max(1)
   progress!: number;
+
+  /**
+   * Creative units of the charge the job has consumed so far (a workflow run: the units of its
+   * steps that succeeded). A cancel then refunds the charge minus these; absent: unchanged
+   * (0 by default, a cancel refunds everything). Never decreases, never more than the charge.
+   */
+  @IsOptional()
+  @IsInt()
+  @Min(0)
+  consumedUnits?: number;
 }
 
 /**

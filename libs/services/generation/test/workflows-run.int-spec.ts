@@ -36,6 +36,7 @@ interface Job {
   jobId: string;
   jobType: string;
   status: string;
+  progress: number;
   metadata: { input: Record<string, unknown>; output: Record<string, any>; assetIds: string[] };
 }
 
@@ -89,7 +90,7 @@ describe('PUT /v1/workflows/{workflowId}/run', () => {
       const current = await job(jobId);
       return ['success', 'failure', 'canceled'].includes(current.status) ? current : undefined;
     }, { timeoutMs: 90_000, intervalMs: 200, what: `job ${jobId} to end` });
-  /** The run ended as expected, or the error says why not: the job's failure reason and the run's step rows. */
+  /** The run is in the status expected, or the error says why not: the job's failure reason and the run's step rows. */
   const expectEnded = async (run: Job, status: string) => {
     if (run.status === status) return;
     const steps = await harness.db.query(
@@ -241,6 +242,56 @@ describe('PUT /v1/workflows/{workflowId}/run', () => {
     );
     expect(steps.find((s) => s.step_id === 'upscale')?.status).toBe('skipped');
     expect((await job(runJobId)).status).toBe('canceled');
+  });
+
+  it('cancel after a step succeeded refunds the steps that had not, the finished one stays charged', async () => {
+    const id = await workflow({
+      name: 'upscale, then a vectorization that never ends',
+      description: '',
+      inputs: IMAGE_INPUT,
+      flow: [
+        { id: 'upscale', type: 'upscale', inputs: [fromWorkflow] },
+        { id: 'vectorize', type: 'vectorize', inputs: [from('upscale')] },
+      ],
+    });
+    const image = await harness.uploadAsset(tenant);
+    const usedBefore = await used(tenant);
+    const started = await ok('PUT', `/v1/workflows/${id}/run`, { inputs: { image } });
+    const runJobId = started.job.jobId as string;
+    const charged = started.creativeUnitsCost as number;
+    // What a client polling the run sees: half done (upscale succeeded), the vectorization running.
+    const halfDone = await waitFor(async () => {
+      const current = await job(runJobId);
+      return current.progress >= 0.5 || ['success', 'failure', 'canceled'].includes(current.status) ? current : undefined;
+    }, { timeoutMs: 60_000, what: 'the run half done' });
+    await expectEnded(halfDone, 'in-progress');
+    expect(halfDone.progress).toBe(0.5);
+
+    const units = await harness.db.query<{ step_id: string; status: string; units: number }>(
+      'SELECT step_id, status, units FROM generation.workflow_run_steps WHERE job_id = $1 ORDER BY position',
+      [runJobId],
+    );
+    expect(units.map((s) => s.step_id)).toEqual(['upscale', 'vectorize']);
+    expect(units[0].status).toBe('success');
+    const upscaleUnits = units[0].units;
+    expect(upscaleUnits).toBeGreaterThan(0);
+    expect(charged).toBeGreaterThan(upscaleUnits);
+
+    const canceled = await ok('POST', `/v1/jobs/${runJobId}/action`, { action: 'cancel' });
+    expect(canceled.job.status).toBe('canceled');
+    expect(await movements(runJobId)).toEqual([
+      { kind: 'charge', units: charged, reason: null },
+      { kind: 'refund', units: charged - upscaleUnits, reason: 'canceled' },
+    ]);
+    expect((await used(tenant)) - usedBefore).toBe(upscaleUnits);
+    const vectorizing = await waitFor(async () => {
+      const rows = await harness.db.query<{ child_job_id: string | null }>(
+        "SELECT child_job_id FROM generation.workflow_run_steps WHERE job_id = $1 AND step_id = 'vectorize'",
+        [runJobId],
+      );
+      return rows[0]?.child_job_id ?? undefined;
+    }, { timeoutMs: 30_000, what: 'the vectorize step job' });
+    expect((await finalJob(vectorizing)).status).toBe('canceled');
   });
 
   it('refuses bad inputs with 400 naming the field, writing nothing', async () => {

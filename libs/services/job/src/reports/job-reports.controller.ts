@@ -35,8 +35,13 @@ export class JobReportsController {
     @Payload() envelope: EventEnvelope<JobProgressReportData>,
     @Ctx() ctx: EventContext<JobTx>,
   ): Promise<void> {
-    const { status, progress } = envelope.data;
-    await this.apply(envelope, ctx, { type: 'progress', status, progress });
+    const { status, progress, consumedUnits } = envelope.data;
+    await this.apply(envelope, ctx, {
+      type: 'progress',
+      status,
+      progress,
+      ...(consumedUnits !== undefined ? { consumedUnits } : {}),
+    });
   }
 
   @on(JobSucceededReported.type)
