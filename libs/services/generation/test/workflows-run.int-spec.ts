@@ -37,7 +37,7 @@ interface Job {
   jobType: string;
   status: string;
   progress: number;
-  metadata: { input: Record<string, unknown>; output: Record<string, any>; assetIds: string[] };
+  metadata: { input: Record<string, unknown>; output: Record<string, any>; assetIds: string[]; flow?: Record<string, unknown>[] };
 }
 
 // PUT /v1/workflows/{id}/run with the real job-service, asset-service and inference-worker (its
@@ -154,6 +154,7 @@ describe('PUT /v1/workflows/{workflowId}/run', () => {
     expect(steps.map((s) => [s.id, s.status])).toEqual([['upscale', 'success'], ['pixelate', 'success']]);
     const [upscaled, pixelated] = [steps[0].assetIds[0], steps[1].assetIds[0]];
     expect(run.metadata.assetIds).toEqual([pixelated]);
+    expect(run.metadata.flow?.map((n) => [n.id, n.status, n.jobId, n.assetIds])).toEqual(steps.map((s) => [s.id, 'success', s.jobId, s.assetIds]));
     // Each step is a job of its own, of its mode, succeeded, charged nothing.
     for (const step of steps) {
       expect(await job(step.jobId)).toMatchObject({ status: 'success', jobType: step.id });
@@ -266,7 +267,16 @@ describe('PUT /v1/workflows/{workflowId}/run', () => {
     }, { timeoutMs: 60_000, what: 'the run half done' });
     await expectEnded(halfDone, 'in-progress');
     expect(halfDone.progress).toBe(0.5);
-
+    // Each step as it stands, on the run's job (upstream's metadata.flow): upscale done with its asset, vectorize running as its own job.
+    const flow = await waitFor(async () => {
+      const nodes = (await job(runJobId)).metadata.flow;
+      return nodes?.[1]?.jobId ? nodes : undefined;
+    }, { timeoutMs: 30_000, what: "the vectorize step's job on the run's flow" });
+    expect(flow).toEqual([
+      { id: 'upscale', type: 'upscale', modelId: '', status: 'success', jobId: expect.stringMatching(/^job_/), assetIds: [expect.stringMatching(/^asset_/)] },
+      { id: 'vectorize', type: 'vectorize', modelId: '', status: 'processing', jobId: expect.stringMatching(/^job_/), assetIds: [] },
+    ]);
+    expect((await job(flow[1].jobId as string)).status).not.toMatch(/success|failure|canceled/);
     const units = await harness.db.query<{ step_id: string; status: string; units: number }>(
       'SELECT step_id, status, units FROM generation.workflow_run_steps WHERE job_id = $1 ORDER BY position',
       [runJobId],
@@ -284,14 +294,7 @@ describe('PUT /v1/workflows/{workflowId}/run', () => {
       { kind: 'refund', units: charged - upscaleUnits, reason: 'canceled' },
     ]);
     expect((await used(tenant)) - usedBefore).toBe(upscaleUnits);
-    const vectorizing = await waitFor(async () => {
-      const rows = await harness.db.query<{ child_job_id: string | null }>(
-        "SELECT child_job_id FROM generation.workflow_run_steps WHERE job_id = $1 AND step_id = 'vectorize'",
-        [runJobId],
-      );
-      return rows[0]?.child_job_id ?? undefined;
-    }, { timeoutMs: 30_000, what: 'the vectorize step job' });
-    expect((await finalJob(vectorizing)).status).toBe('canceled');
+    expect((await finalJob(flow[1].jobId as string)).status).toBe('canceled');
   });
 
   it('refuses bad inputs with 400 naming the field, writing nothing', async () => {

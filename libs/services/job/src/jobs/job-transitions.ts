@@ -6,6 +6,7 @@ import {
   JobSucceeded,
   JobWorkCanceled,
   type EventEnvelope,
+  type JobFlowNode,
   type JobKind,
   type JobRunningStatus,
   type JobStatus,
@@ -20,7 +21,7 @@ import { JobRepository, type JobChange, type JobRecord, type JobScope, type JobT
 
 /** What happened to a job: an executor's report or a client's action, with its payload. */
 export type JobOccurrence =
-  | { type: 'progress'; status: JobRunningStatus; progress: number; consumedUnits?: number }
+  | { type: 'progress'; status: JobRunningStatus; progress: number; consumedUnits?: number; flow?: JobFlowNode[] }
   | { type: 'succeed'; output: Record<string, unknown> }
   | { type: 'fail'; reason: string; refundUnits?: number }
   | { type: 'cancel' };
@@ -61,7 +62,7 @@ export class JobTransitions {
       case 'refused':
         return { kind: 'refused', reason: decision.reason, job };
       case 'unchanged':
-        // Same status and progress, but what the job consumed moved on: kept, without a fact.
+        // Same status and progress, but the run's steps or what it consumed moved on: kept, without a fact.
         if (!movesOn(occurrence, job)) return { kind: 'unchanged', job };
         return { kind: 'unchanged', job: await this.jobs.apply(tx, job, { progress: job.progress, ...running(occurrence, job), at }) };
       case 'progress':
@@ -125,15 +126,20 @@ function toEvent(occurrence: JobOccurrence): JobEvent {
     : { type: occurrence.type };
 }
 
-/** What a progress report says beside the progress, as a change: the units consumed. */
-function running(occurrence: JobOccurrence, _job: JobRecord): Pick<JobChange, 'consumedUnits'> {
+/** What a progress report says beside the progress, as a change: the units consumed, a workflow's steps (output.flow). */
+function running(occurrence: JobOccurrence, job: JobRecord): Pick<JobChange, 'consumedUnits' | 'output'> {
   if (occurrence.type !== 'progress') return {};
-  return occurrence.consumedUnits !== undefined ? { consumedUnits: occurrence.consumedUnits } : {};
+  return {
+    ...(occurrence.consumedUnits !== undefined ? { consumedUnits: occurrence.consumedUnits } : {}),
+    ...(occurrence.flow ? { output: { ...(job.output as Record<string, unknown>), flow: occurrence.flow } } : {}),
+  };
 }
 
 /** Whether a progress report that moves neither status nor progress still changes the job. */
 const movesOn = (occurrence: JobOccurrence, job: JobRecord) =>
-  occurrence.type === 'progress' && (occurrence.consumedUnits ?? 0) > job.consumedUnits;
+  occurrence.type === 'progress' &&
+  ((occurrence.consumedUnits ?? 0) > job.consumedUnits ||
+    (occurrence.flow !== undefined && JSON.stringify(occurrence.flow) !== JSON.stringify((job.output as { flow?: unknown }).flow)));
 
 export function inScope(job: { teamId: string; projectId: string }, scope: JobScope): boolean {
   return job.teamId === scope.teamId && (!scope.projectId || job.projectId === scope.projectId);

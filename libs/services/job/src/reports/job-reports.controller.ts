@@ -35,12 +35,13 @@ export class JobReportsController {
     @Payload() envelope: EventEnvelope<JobProgressReportData>,
     @Ctx() ctx: EventContext<JobTx>,
   ): Promise<void> {
-    const { status, progress, consumedUnits } = envelope.data;
+    const { status, progress, consumedUnits, flow } = envelope.data;
     await this.apply(envelope, ctx, {
       type: 'progress',
       status,
       progress,
       ...(consumedUnits !== undefined ? { consumedUnits } : {}),
+      ...(flow ? { flow } : {}),
     });
   }
 

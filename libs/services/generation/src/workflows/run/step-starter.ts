@@ -90,6 +90,8 @@ export class StepStarter implements OnModuleInit, OnModuleDestroy {
         const locked = await this.runs.lock(tx, runJobId);
         await this.runs.moveSteps(tx, runJobId, [stepId], ['starting'], 'processing', { childJobId: job.jobId });
         await tx.workflowRunStep.updateMany({ where: { jobId: runJobId, stepId, childJobId: null }, data: { childJobId: job.jobId } });
+        // The step's job shows on the run's metadata.flow.
+        if (locked?.status === 'running') await this.state.report(tx, runJobId);
         return locked?.status === 'running';
       });
       // The run ended while this step's job was being created: that job has no run to serve.
