@@ -57,7 +57,7 @@ export {
   CollectionMembershipChangedData,
 } from './events/collection.events';
 export { InternalApiError, type TenantRef } from './internal/internal-api';
-export { JOBS_API, type JobsApi, type JobView, type CreateJobCommand } from './internal/jobs-api';
+export { JOBS_API, type JobsApi, type JobView, type JobFlowNode, type CreateJobCommand } from './internal/jobs-api';
 export { ASSETS_API, type AssetsApi, type AssetObject, type AssetEmbedding, type AssetCopy } from './internal/assets-api';
 export { MODELS_API, type ModelsApi, type TagCount, type TagPage } from './internal/models-api';
 export {

@@ -30,7 +30,7 @@ export {
   ID_PARAMS,
   type IdParamName,
 } from './validation/id-param';
-export { validateBody, refusedFields, acceptedBody, type BodyVerdict } from './validation/validate-body';
+export { validateBody, refusedFields, acceptedBody, checkBody, type BodyVerdict } from './validation/validate-body';
 export {
   loggerParams,
   redactHeaders,
@@ -64,3 +64,4 @@ export { HealthController, type HealthBody } from './health/health.controller';
 export { ReadinessRegistry, type ReadinessCheck, type ReadinessResult } from './health/readiness.registry';
 export { HEALTH_PATHS } from './health/health.paths';
 export { PublicRoute, PUBLIC_ROUTE } from './health/public-route.decorator';
+export { CHECKED_BODY_METADATA } from './openapi/openapi-truth';

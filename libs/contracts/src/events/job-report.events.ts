@@ -1,5 +1,6 @@
 import { Type } from 'class-transformer';
 import {
+  IsArray,
   IsIn,
   IsInt,
   IsNumber,
@@ -14,6 +15,7 @@ import {
   ValidateNested,
 } from 'class-validator';
 import { defineEvent } from '../envelope/define-event';
+import type { JobFlowNode } from '../internal/jobs-api';
 import { TOPICS } from '../topics/topics';
 import { JOB_KINDS, JOB_TYPES, JobOutputData, type JobKind, type JobType } from './job-lifecycle.events';
 
@@ -112,6 +114,26 @@ export class JobProgressReportData {
   @Min(0)
   @Max(1)
   progress!: number;
+
+  /**
+   * Creative units of the charge the job has consumed so far (a workflow run: the units of its
+   * steps that succeeded). A cancel then refunds the charge minus these; absent: unchanged
+   * (0 by default, a cancel refunds everything). Never decreases, never more than the charge.
+   */
+  @IsOptional()
+  @IsInt()
+  @Min(0)
+  consumedUnits?: number;
+
+  /**
+   * A workflow run's steps as they stand (upstream's `metadata.flow`: `id`, `type`, `modelId`,
+   * `status`, `jobId?`, and this product's `assetIds`), shown on the job while it runs; a report
+   * with a new flow is kept even when the progress did not move.
+   */
+  @IsOptional()
+  @IsArray()
+  @IsObject({ each: true })
+  flow?: JobFlowNode[];
 }
 
 /**

@@ -3,6 +3,20 @@ import type { TenantRef } from './internal-api';
 
 export const JOBS_API = Symbol.for('genasset.internal.jobs-api');
 
+/** One step of a workflow run as the run's job shows it (upstream's `metadata.flow[]`). */
+export interface JobFlowNode {
+  id: string;
+  /** The step's generate mode or `custom-model`. */
+  type: string;
+  /** The custom model's id; empty for a mode step. */
+  modelId: string;
+  status: 'pending' | 'processing' | 'success' | 'failure' | 'skipped';
+  /** The step's own job, once started. */
+  jobId?: string;
+  /** The assets it made (this product's; upstream's `assets` would need URLs). */
+  assetIds: string[];
+}
+
 /** A job as the public API shows it (`GET /v1/jobs/{jobId}` → `{ job }`). */
 export interface JobView {
   jobId: string;
@@ -12,7 +26,7 @@ export interface JobView {
   ownerId: string;
   authorId?: string;
   statusHistory: { date: string; status: JobStatus }[];
-  metadata: { input: Record<string, unknown>; output: Record<string, unknown>; assetIds: string[] };
+  metadata: { input: Record<string, unknown>; output: Record<string, unknown>; assetIds: string[]; flow?: JobFlowNode[] };
   createdAt: string;
   updatedAt: string;
 }

@@ -1,5 +1,5 @@
 import { ApiProperty, ApiPropertyOptional, ApiSchema } from '@nestjs/swagger';
-import { JOB_STATUSES, JOB_TYPES, type JobStatus, type JobType, type JobView } from '@genasset/contracts';
+import { JOB_STATUSES, JOB_TYPES, type JobFlowNode, type JobStatus, type JobType, type JobView } from '@genasset/contracts';
 
 // The OpenAPI shape of JobView (upstream GetJobIdResponse's job), once for every service whose
 // answers carry a job: job-service's routes, generate responses, batch downloads. One class, so
@@ -12,6 +12,27 @@ export class JobStatusEntrySchema {
 
   @ApiProperty({ enum: JOB_STATUSES })
   status!: JobStatus;
+}
+
+@ApiSchema({ name: 'JobFlowNode' })
+export class JobFlowNodeSchema implements JobFlowNode {
+  @ApiProperty({ description: 'The step id' })
+  id!: string;
+
+  @ApiProperty({ description: 'The step type: a generate mode or `custom-model`' })
+  type!: string;
+
+  @ApiProperty({ description: "The custom model's id; empty for a mode step" })
+  modelId!: string;
+
+  @ApiProperty({ enum: ['pending', 'processing', 'success', 'failure', 'skipped'] })
+  status!: JobFlowNode['status'];
+
+  @ApiPropertyOptional({ description: "The step's own job, once started" })
+  jobId?: string;
+
+  @ApiProperty({ type: [String], description: 'The assets the step made' })
+  assetIds!: string[];
 }
 
 @ApiSchema({ name: 'JobMetadata' })
@@ -32,6 +53,12 @@ export class JobMetadataSchema {
 
   @ApiProperty({ type: [String], description: 'Assets the job produced' })
   assetIds!: string[];
+
+  @ApiPropertyOptional({
+    type: [JobFlowNodeSchema],
+    description: "A workflow run's steps and their statuses, kept up to date while it runs (workflow jobs only)",
+  })
+  flow?: JobFlowNodeSchema[];
 }
 
 @ApiSchema({ name: 'Job' })

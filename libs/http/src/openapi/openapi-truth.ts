@@ -48,11 +48,16 @@ export function typePathParameters(document: OpenAPIObject): void {
   }
 }
 
+/** Metadata of a handler that takes its body as plain JSON and checks it whole against a DTO itself (checkBody). */
+export const CHECKED_BODY_METADATA = 'genasset:checked-body';
+
 /**
  * Names of the DTO classes that the global validation pipe checks as a whole
- * request body (`@Body() body: Dto`, no property name, no route pipe). The pipe
- * runs with `forbidNonWhitelisted`, so those bodies refuse unknown properties.
- * A body taken as `unknown` or `Record<…>` and checked by hand is not listed.
+ * request body (`@Body() body: Dto`, no property name, no route pipe), or that
+ * a handler checks its whole body against with the same pipe (`checkBody`,
+ * declared by CHECKED_BODY_METADATA). The pipe runs with `forbidNonWhitelisted`,
+ * so those bodies refuse unknown properties. A body taken as `unknown` or
+ * `Record<…>` and checked otherwise is not listed.
  */
 export function validatedBodyModels(app: INestApplication): Set<string> {
   const names = new Set<string>();
@@ -69,6 +74,8 @@ export function validatedBodyModels(app: INestApplication): Set<string> {
       const proto = controller.prototype as object;
       for (const key of Object.getOwnPropertyNames(proto)) {
         if (key === 'constructor') continue;
+        const checked = Reflect.getMetadata(CHECKED_BODY_METADATA, proto, key) as Type | undefined;
+        if (checked) names.add(checked.name);
         const args = Reflect.getMetadata(ROUTE_ARGS_METADATA, controller, key) as
           Record<string, { index: number; data?: unknown; pipes?: unknown[] }> | undefined;
         if (!args) continue;

@@ -7,7 +7,7 @@ type Metatype = ArgumentMetadata['metatype'];
 export type BodyVerdict =
   { accepted: true; value: unknown } | { accepted: false; status: number; fields: Record<string, string[]> };
 
-// Built on first use: apps load this module with @genasset/http but never call it.
+// Built on first use: the same pipe as the apps' global one (createValidationPipe).
 let pipe: ReturnType<typeof createValidationPipe> | undefined;
 
 /**
@@ -27,6 +27,16 @@ export async function validateBody(metatype: Metatype, body: unknown): Promise<B
       fields: error.infos.fields as Record<string, string[]>,
     };
   }
+}
+
+/**
+ * `body` checked and transformed as the apps' pipe does for the DTO `metatype` (whitelist,
+ * unknown fields refused, types): for a body the route takes as plain JSON and completes
+ * first (a generate body with its preset applied); throws the pipe's 400 naming each field.
+ */
+export async function checkBody<T>(metatype: new () => T, body: unknown): Promise<T> {
+  pipe ??= createValidationPipe();
+  return (await pipe.transform(body, { type: 'body', metatype })) as T;
 }
 
 /** The fields a 400 for `body` names; throws when the body is accepted or refused otherwise. */

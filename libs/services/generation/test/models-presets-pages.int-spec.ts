@@ -69,6 +69,65 @@ describe('/v1/models: presets and pages', () => {
     expect((await call('DELETE', `/v1/models/${modelId}/presets/${second.preset.id}`)).status).toBe(404);
   });
 
+  // presetId on the modes whose body names a registry model (txt2img and its siblings), as on the custom route.
+  const lora = async (who: Tenant = tenant) => (await ok('POST', '/v1/models', { name: 'Lora', type: 'flux.1-lora' }, who)).model.id as string;
+  const presetOf = async (modelId: string, body: Record<string, unknown>, who: Tenant = tenant) => {
+    const { job } = await ok('POST', '/v1/generate/txt2img', { modelId, ...body }, who);
+    return (await ok('POST', `/v1/models/${modelId}/presets`, { inferenceId: job.jobId }, who)).preset.id as string;
+  };
+
+  it('txt2img and its siblings take presetId: the preset fills what the body leaves out, the body wins', async () => {
+    const modelId = await lora();
+    const presetId = await presetOf(modelId, { prompt: 'a cat', numSamples: 2, guidance: 5, negativePrompt: 'blur' });
+    // No prompt in the body: the preset's (a required field of txt2img).
+    const run = await ok('POST', '/v1/generate/txt2img', { modelId, presetId, guidance: 7 });
+    const { job: stored } = await ok('GET', `/v1/jobs/${run.job.jobId}`);
+    expect(stored.metadata.input).toMatchObject({ modelId, prompt: 'a cat', numSamples: 2, guidance: 7, negativePrompt: 'blur' });
+    expect(stored.metadata.input).not.toHaveProperty('presetId');
+    expect(run.inference).toMatchObject({ prompt: 'a cat', guidance: 7 });
+    // A sibling: the preset made of a txt2img job, applied to a texture; the dry run prices the completed body.
+    const texture = await ok('POST', '/v1/generate/txt2img-texture', { modelId, presetId, prompt: 'bricks' });
+    expect((await ok('GET', `/v1/jobs/${texture.job.jobId}`)).job.metadata.input).toMatchObject({ prompt: 'bricks', numSamples: 2 });
+    const priced = await call('POST', '/v1/generate/txt2img?dryRun=true', { modelId, presetId });
+    const plain = await call('POST', '/v1/generate/txt2img?dryRun=true', { modelId, prompt: 'a cat', numSamples: 2, guidance: 5 });
+    expect(priced.status).toBe(269);
+    expect(priced.body).toEqual(plain.body);
+  });
+
+  it('refuses a bad presetId on txt2img with a 400 naming presetId, and creates no job', async () => {
+    const [modelId, another] = [await lora(), await lora()];
+    const presetOfAnother = await presetOf(another, { prompt: 'a dog' });
+    const before = await harness.countJobs(tenant.projectId);
+    const refused = async (body: Record<string, unknown>) => {
+      const res = await call('POST', '/v1/generate/txt2img', body);
+      expect(res.status).toBe(400);
+      return Object.keys(res.body.infos.fields);
+    };
+    expect(await refused({ modelId, presetId: 'preset_nope', prompt: 'x' })).toEqual(['presetId']);
+    expect(await refused({ modelId, presetId: 42, prompt: 'x' })).toEqual(['presetId']);
+    expect(await refused({ modelId, presetId: '', prompt: 'x' })).toEqual(['presetId']);
+    // A preset of another model, and a base model (no presets).
+    expect(await refused({ modelId, presetId: presetOfAnother, prompt: 'x' })).toEqual(['presetId']);
+    expect(await refused({ modelId: 'flux.1-dev', presetId: presetOfAnother, prompt: 'x' })).toEqual(['presetId']);
+    // Without a prompt of its own or from a preset, txt2img still requires one.
+    expect(await refused({ modelId })).toEqual(['prompt']);
+    expect(await refused({ modelId, presetId: 'preset_nope' })).toEqual(['presetId']);
+    expect(await harness.countJobs(tenant.projectId)).toBe(before);
+  });
+
+  it("another tenant can use neither a private model's preset nor name it with a model of its own", async () => {
+    const modelId = await lora();
+    const presetId = await presetOf(modelId, { prompt: 'a cat' });
+    const theirs = await lora(other);
+    const before = await harness.countJobs(other.projectId);
+    const foreignModel = await call('POST', '/v1/generate/txt2img', { modelId, presetId }, other);
+    expect(foreignModel.status).toBe(404);
+    const foreignPreset = await call('POST', '/v1/generate/txt2img', { modelId: theirs, presetId, prompt: 'x' }, other);
+    expect(foreignPreset.status).toBe(400);
+    expect(Object.keys(foreignPreset.body.infos.fields)).toEqual(['presetId']);
+    expect(await harness.countJobs(other.projectId)).toBe(before);
+  });
+
   it('refuses bad preset input with a 4xx naming the field, and writes nothing', async () => {
     const modelId = await styled();
     const missing = await call('POST', `/v1/models/${modelId}/presets`, {});

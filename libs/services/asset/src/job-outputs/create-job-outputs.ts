@@ -1,5 +1,6 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { JobFailedReported, JobSucceededReported, type JobOutputsProducedData } from '@genasset/contracts';
+import { tenantKnownIn } from '@genasset/identity';
 import { InjectOutbox, Outbox } from '@genasset/messaging';
 import { OBJECT_STORE, type ObjectStore } from '@genasset/storage';
 import { ASSET_SCHEMA } from '../asset.schema';
@@ -135,7 +136,7 @@ export class CreateJobOutputs {
   private async projectKnown(tx: Tx, teamId: string, projectId: string): Promise<boolean> {
     const key = `${teamId}/${projectId}`;
     if (this.knownProjects.has(key)) return true;
-    if (!(await this.outputs.projectOfTeam(tx, teamId, projectId))) return false;
+    if (!(await tenantKnownIn(tx, teamId, projectId))) return false;
     if (this.knownProjects.size >= 10_000) this.knownProjects.clear();
     this.knownProjects.add(key);
     return true;

@@ -18,15 +18,4 @@ export class JobOutputsRepository {
       select: { id: true, projectId: true, jobId: true, outputIndex: true },
     });
   }
-
-  /**
-   * Whether the project exists in this deployment's identity (read by every
-   * service) and is the team's. Read through the handler's transaction, not
-   * IdentityService: embedded mode's single PGlite connection would deadlock
-   * on a second one.
-   */
-  async projectOfTeam(tx: Tx, teamId: string, projectId: string): Promise<boolean> {
-    const rows = await tx.$queryRaw<{ team_id: string }[]>`SELECT team_id FROM identity.projects WHERE id = ${projectId}`;
-    return rows[0]?.team_id === teamId;
-  }
 }

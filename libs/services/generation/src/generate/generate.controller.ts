@@ -21,7 +21,7 @@ import {
 } from '@nestjs/swagger';
 import type { FastifyReply } from 'fastify';
 import { Authenticated, CurrentPrincipal, type Principal } from '@genasset/auth';
-import { ApiErrorResponses } from '@genasset/http';
+import { ApiErrorResponses, CHECKED_BODY_METADATA } from '@genasset/http';
 import { GenerateAssetsQuery, GenerateQuery } from './dto/generate.query';
 import * as Responses from './dto/responses.dto';
 import { GenerateService, DRY_RUN_STATUS } from './generate.service';
@@ -142,10 +142,13 @@ export function createGenerateController(modes: readonly ModeDefinition[]): Type
     // What TypeScript would emit for a declared method: the pipe validates by these types.
     Reflect.defineMetadata(
       'design:paramtypes',
-      [Object, mode.originalAssets ? GenerateAssetsQuery : GenerateQuery, mode.body, Object],
+      // A mode taking presets checks its body once the preset is applied (GenerateService.bodyOf): plain JSON here.
+      [Object, mode.originalAssets ? GenerateAssetsQuery : GenerateQuery, mode.presets ? Object : mode.body, Object],
       proto,
       key,
     );
+    // ...and checks it whole against the mode's body class with the apps' pipe (closed in the OpenAPI document as well).
+    if (mode.presets) Reflect.defineMetadata(CHECKED_BODY_METADATA, mode.body, proto, key);
     CurrentPrincipal()(proto, key, 0);
     Query()(proto, key, 1);
     Body()(proto, key, 2);

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import type { FastifyReply } from 'fastify';
 import type { Principal } from '@genasset/auth';
 import type { CreativeUnitsPrice, JobView, TenantRef } from '@genasset/contracts';
-import { ApiError, type FieldError } from '@genasset/http';
+import { ApiError, checkBody, type FieldError } from '@genasset/http';
 import { GenerationPricing } from './cost/generation-pricing';
 import { isDryRun, type GenerateQuery } from './dto/generate.query';
 import { imageInputsOf } from './inputs/image-inputs';
@@ -11,6 +11,7 @@ import { JobLauncher } from './job-launcher';
 import { modelRunBy, type ModeDefinition } from './modes/mode-definition';
 import { ProjectScopes } from './project-scope';
 import { conditioningModelRefs, ModelRuns } from '../models/model-runs';
+import { PresetsService } from '../models/presets/presets.service';
 import { modeResponse, RESULT_KINDS } from './responses/mode-responses';
 import { pendingAsset, reserveAssetId } from './responses/pending-asset';
 import { ResultWait } from './responses/result-wait';
@@ -58,6 +59,7 @@ export class GenerateService {
     private readonly launcher: JobLauncher,
     private readonly results: ResultWait,
     private readonly models: ModelRuns,
+    private readonly presets: PresetsService,
   ) {}
 
   async generate(
@@ -68,7 +70,7 @@ export class GenerateService {
     reply: FastifyReply,
   ): Promise<Record<string, unknown> | CreativeUnitsPrice> {
     const tenant = await this.scopes.resolve(principal, query.projectId);
-    const prepared = await this.prepare(mode, tenant, dto);
+    const prepared = await this.prepare(mode, tenant, mode.presets ? await this.bodyOf(mode, tenant, dto) : dto);
     if (isDryRun(query.dryRun)) {
       void reply.status(DRY_RUN_STATUS);
       return prepared.price;
@@ -78,6 +80,21 @@ export class GenerateService {
     const asset =
       mode.output && outputAssetId ? pendingAsset(mode.output, outputAssetId, prepared.body, tenant, job) : undefined;
     return modeResponse(mode, current, prepared.price, input, asset);
+  }
+
+  /**
+   * A body as the mode's route checks it: the preset it names (`presetId`, modes taking presets)
+   * applied first, its parameters filling what the body does not give (PresetsService.apply, as
+   * the custom route does), then the whole checked against the mode's body class by the apps'
+   * validation pipe. A workflow step's body goes through here too.
+   */
+  async bodyOf(mode: ModeDefinition, tenant: TenantRef, raw: unknown): Promise<object> {
+    const given = raw !== null && typeof raw === 'object' && !Array.isArray(raw) ? (raw as Record<string, unknown>) : undefined;
+    const withPreset =
+      mode.presets && given?.presetId !== undefined && typeof given.modelId === 'string'
+        ? await this.presets.apply(tenant, given.modelId, given)
+        : raw;
+    return checkBody(mode.body as new () => object, withPreset);
   }
 
   /**

@@ -6,6 +6,7 @@ import {
   JobSucceeded,
   JobWorkCanceled,
   type EventEnvelope,
+  type JobFlowNode,
   type JobKind,
   type JobRunningStatus,
   type JobStatus,
@@ -20,7 +21,7 @@ import { JobRepository, type JobChange, type JobRecord, type JobScope, type JobT
 
 /** What happened to a job: an executor's report or a client's action, with its payload. */
 export type JobOccurrence =
-  | { type: 'progress'; status: JobRunningStatus; progress: number }
+  | { type: 'progress'; status: JobRunningStatus; progress: number; consumedUnits?: number; flow?: JobFlowNode[] }
   | { type: 'succeed'; output: Record<string, unknown> }
   | { type: 'fail'; reason: string; refundUnits?: number }
   | { type: 'cancel' };
@@ -61,16 +62,18 @@ export class JobTransitions {
       case 'refused':
         return { kind: 'refused', reason: decision.reason, job };
       case 'unchanged':
-        return { kind: 'unchanged', job };
+        // Same status and progress, but the run's steps or what it consumed moved on: kept, without a fact.
+        if (!movesOn(occurrence, job)) return { kind: 'unchanged', job };
+        return { kind: 'unchanged', job: await this.jobs.apply(tx, job, { progress: job.progress, ...running(occurrence, job), at }) };
       case 'progress':
         return {
           kind: 'applied',
           from: job.status as JobStatus,
-          job: await this.jobs.apply(tx, job, { progress: decision.progress, at }),
+          job: await this.jobs.apply(tx, job, { progress: decision.progress, ...running(occurrence, job), at }),
         };
     }
 
-    const change: JobChange = { progress: decision.progress, status: decision.to, at };
+    const change: JobChange = { progress: decision.progress, status: decision.to, ...running(occurrence, job), at };
     if (occurrence.type === 'succeed') {
       change.output = occurrence.output;
       change.assetIds = Array.isArray(occurrence.output.assetIds)
@@ -90,7 +93,8 @@ export class JobTransitions {
     if (occurrence.type === 'fail') {
       facts.push(this.outbox.event(JobFailed, lifecycleData(updated, { failureReason: occurrence.reason })));
       // A job that consumed part of its charge (a workflow run's finished steps) says what is left to give back.
-      const units = Math.min(occurrence.refundUnits ?? updated.creativeUnitsCost, updated.creativeUnitsCost);
+      // Absent: the charge minus what it had consumed (reported with its progress).
+      const units = Math.min(occurrence.refundUnits ?? updated.creativeUnitsCost - updated.consumedUnits, updated.creativeUnitsCost);
       await this.ledger.refund(tx, { ...entry(updated), units, reason: 'failure' });
     }
     if (occurrence.type === 'cancel') {
@@ -103,7 +107,12 @@ export class JobTransitions {
           kind: updated.kind as JobKind,
         }),
       );
-      await this.ledger.refund(tx, { ...entry(updated), reason: 'canceled' });
+      // What it had consumed stays charged (a workflow run's finished steps): the rest comes back.
+      await this.ledger.refund(tx, {
+        ...entry(updated),
+        units: Math.max(0, updated.creativeUnitsCost - updated.consumedUnits),
+        reason: 'canceled',
+      });
     }
     await this.outbox.write(tx, facts);
     if (occurrence.type !== 'progress') observeJobFinished(updated, at);
@@ -112,8 +121,25 @@ export class JobTransitions {
 }
 
 function toEvent(occurrence: JobOccurrence): JobEvent {
-  return occurrence.type === 'progress' ? occurrence : { type: occurrence.type };
+  return occurrence.type === 'progress'
+    ? { type: 'progress', status: occurrence.status, progress: occurrence.progress }
+    : { type: occurrence.type };
 }
+
+/** What a progress report says beside the progress, as a change: the units consumed, a workflow's steps (output.flow). */
+function running(occurrence: JobOccurrence, job: JobRecord): Pick<JobChange, 'consumedUnits' | 'output'> {
+  if (occurrence.type !== 'progress') return {};
+  return {
+    ...(occurrence.consumedUnits !== undefined ? { consumedUnits: occurrence.consumedUnits } : {}),
+    ...(occurrence.flow ? { output: { ...(job.output as Record<string, unknown>), flow: occurrence.flow } } : {}),
+  };
+}
+
+/** Whether a progress report that moves neither status nor progress still changes the job. */
+const movesOn = (occurrence: JobOccurrence, job: JobRecord) =>
+  occurrence.type === 'progress' &&
+  ((occurrence.consumedUnits ?? 0) > job.consumedUnits ||
+    (occurrence.flow !== undefined && JSON.stringify(occurrence.flow) !== JSON.stringify((job.output as { flow?: unknown }).flow)));
 
 export function inScope(job: { teamId: string; projectId: string }, scope: JobScope): boolean {
   return job.teamId === scope.teamId && (!scope.projectId || job.projectId === scope.projectId);

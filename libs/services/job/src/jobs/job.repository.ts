@@ -32,6 +32,8 @@ export interface JobChange {
   output?: Record<string, unknown>;
   assetIds?: string[];
   failureReason?: string;
+  /** Units of the charge consumed so far (never decreases). */
+  consumedUnits?: number;
   at: Date;
 }
 
@@ -77,7 +79,7 @@ const historyEntry = (h: HistoryJson): JobStatusChange => ({
 const JOB_COLUMNS = `j.id, j.job_type AS "jobType", j.kind, j.status, j.progress, j.team_id AS "teamId",
   j.project_id AS "projectId", j.author_id AS "authorId", j.model_id AS "modelId", j.input, j.output,
   j.asset_ids AS "assetIds", j.failure_reason AS "failureReason", j.creative_units_cost AS "creativeUnitsCost",
-  j.idempotency_key AS "idempotencyKey", j.hide_results AS "hideResults", j.created_at AS "createdAt",
+  j.consumed_units AS "consumedUnits", j.idempotency_key AS "idempotencyKey", j.hide_results AS "hideResults", j.created_at AS "createdAt",
   j.updated_at AS "updatedAt"`;
 
 const historyJson = (h: string) =>
@@ -109,7 +111,7 @@ const INSERT_SQL = `
   SELECT ${JOB_COLUMNS}, (SELECT ${historyJson('h')} FROM h) AS entry
     FROM j`;
 
-// $4 status (null: progress only), $5 output (json), $6 assetIds (json array), $7 failure reason: null leaves each as it is.
+// $4 status (null: progress only), $5 output (json), $6 assetIds (json array), $7 failure reason, $8 consumed units: null leaves each as it is.
 const APPLY_SQL = `
   WITH j AS (
     UPDATE jobs.jobs
@@ -119,7 +121,8 @@ const APPLY_SQL = `
            output = coalesce($5::jsonb, output),
            asset_ids = CASE WHEN $6::jsonb IS NULL THEN asset_ids
                             ELSE ARRAY(SELECT jsonb_array_elements_text($6::jsonb)) END,
-           failure_reason = coalesce($7::text, failure_reason)
+           failure_reason = coalesce($7::text, failure_reason),
+           consumed_units = greatest(consumed_units, coalesce($8::int, consumed_units))
      WHERE id = $1
     RETURNING *
   ), h AS (
@@ -191,6 +194,7 @@ export class JobRepository {
       change.output === undefined ? null : JSON.stringify(change.output),
       change.assetIds === undefined ? null : JSON.stringify(change.assetIds),
       change.failureReason === undefined ? null : change.failureReason,
+      change.consumedUnits ?? null,
     );
     const { entry, ...row } = rows[0];
     return { ...row, history: entry ? [...job.history, historyEntry(entry)] : job.history };

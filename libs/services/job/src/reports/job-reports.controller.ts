@@ -35,8 +35,14 @@ export class JobReportsController {
     @Payload() envelope: EventEnvelope<JobProgressReportData>,
     @Ctx() ctx: EventContext<JobTx>,
   ): Promise<void> {
-    const { status, progress } = envelope.data;
-    await this.apply(envelope, ctx, { type: 'progress', status, progress });
+    const { status, progress, consumedUnits, flow } = envelope.data;
+    await this.apply(envelope, ctx, {
+      type: 'progress',
+      status,
+      progress,
+      ...(consumedUnits !== undefined ? { consumedUnits } : {}),
+      ...(flow ? { flow } : {}),
+    });
   }
 
   @on(JobSucceededReported.type)

@@ -50,6 +50,13 @@ export class InferenceBody {
   })
   modelId!: string;
 
+  @IdField({
+    description:
+      "A preset of the model (GET /v1/models/{modelId}/presets): its parameters fill every field the body does not give; the body's win",
+    example: 'preset_01JD4Q3ZK8Y3VZ5N6W0R1T2S3A',
+  })
+  presetId?: string;
+
   @TextField({
     required: true,
     description: 'Full text prompt including the model placeholder',

@@ -37,6 +37,7 @@ function inference(
     originalAssets: true,
     oneOf,
     runsModel: true,
+    presets: true,
   };
 }
 

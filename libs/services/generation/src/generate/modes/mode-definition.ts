@@ -53,6 +53,12 @@ export interface ModeDefinition {
   runsModel?: boolean;
   /** The model run when the body names none: the job records it too, since it did run a model. */
   defaultModelId?: string;
+  /**
+   * The body may name `presetId`, a preset of its registry `modelId` whose parameters fill what
+   * the body does not give (docs/models.md: Presets): the route then takes the body as plain JSON
+   * and checks it against `body` once the preset is applied (GenerateService.bodyOf).
+   */
+  presets?: boolean;
 }
 
 /**

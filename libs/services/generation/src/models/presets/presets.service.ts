@@ -3,6 +3,7 @@ import { JOBS_API, type JobsApi, type TenantRef } from '@genasset/contracts';
 import { ApiError } from '@genasset/http';
 import { publicError } from '../../generate/internal-errors';
 import { ModelAccess } from '../model-access';
+import { MODEL_ID } from '../model-types';
 import type { ModelRow } from '../model.view';
 import { PresetRepository, type PresetRow } from './preset.repository';
 import type { CreatePresetBody, ModelPresetView, UpdatePresetBody } from './preset.dto';
@@ -67,7 +68,7 @@ export class PresetsService {
   }
 
   /**
-   * The body of a custom generation with its preset applied: the preset's
+   * The body of a generation (the custom route, and the modes taking presets) with its preset applied: the preset's
    * parameters fill what the body does not give (the body wins), `type` left
    * out (the route decides what runs). 400 naming `presetId` when the model
    * has no such preset.
@@ -77,7 +78,10 @@ export class PresetsService {
     if (presetId === undefined) return body;
     if (typeof presetId !== 'string' || presetId.length === 0)
       throw ApiError.validation([{ field: 'presetId', messages: ['presetId must be a preset id'] }]);
-    // Presets live with registry models the caller may use (404 as for the model otherwise).
+    // Presets live with registry models (a base model such as flux.1-dev has none) the caller may
+    // use (404 as for the model otherwise).
+    if (!MODEL_ID.test(modelId))
+      throw ApiError.validation([{ field: 'presetId', messages: [`model ${modelId} has no presets: only models of the registry (model_…) have`] }]);
     await this.access.readable(tenant, modelId);
     const row = await this.presets.find(modelId, presetId);
     if (!row)

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { JobFailedReported, JobProgressReported, JobSucceededReported, type TenantRef } from '@genasset/contracts';
+import { JobFailedReported, JobProgressReported, JobSucceededReported, type JobFlowNode, type TenantRef } from '@genasset/contracts';
 import { InjectOutbox, Outbox } from '@genasset/messaging';
 import { GENERATION_SCHEMA } from '../../generation.schema';
 import { WORKFLOW_NODE } from '../workflow-graph';
@@ -56,9 +56,27 @@ export class RunState {
     }
     const ready = run.steps.filter((s) => s.status === 'pending' && sources(s).every((id) => done.has(id))).map((s) => s.stepId);
     await this.runs.moveSteps(tx, run.jobId, ready, ['pending'], 'starting');
-    const progress = Math.round((done.size / run.steps.length) * 100) / 100;
-    await this.outbox.write(tx, [this.outbox.event(JobProgressReported, { jobId: run.jobId, status: 'in-progress' as const, progress })]);
+    await this.report(tx, run.jobId);
     return ready;
+  }
+
+  /**
+   * Reports the run as it now stands to job-service, which shows it on the run's job: `progress`
+   * (steps succeeded / steps), `metadata.flow` (each step's status, job and assets), and
+   * `consumedUnits` (the units of the steps that succeeded: a cancel refunds only the rest).
+   */
+  async report(tx: Tx, runJobId: string): Promise<void> {
+    const run = (await this.runs.find(runJobId, tx))!;
+    const succeeded = run.steps.filter((s) => s.status === 'success');
+    await this.outbox.write(tx, [
+      this.outbox.event(JobProgressReported, {
+        jobId: run.jobId,
+        status: 'in-progress' as const,
+        progress: Math.round((succeeded.length / run.steps.length) * 100) / 100,
+        consumedUnits: unitsOf(run, 'success'),
+        flow: runFlow(run),
+      }),
+    ]);
   }
 
   /**
@@ -69,8 +87,10 @@ export class RunState {
     await this.runs.setRunStatus(tx, run.jobId, 'failure');
     const pending = run.steps.filter((s) => s.status === 'pending').map((s) => s.stepId);
     await this.runs.moveSteps(tx, run.jobId, pending, ['pending'], 'skipped');
-    const spent = run.steps.filter((s) => s.status === 'success').reduce((sum, s) => sum + s.units, 0);
-    const charged = run.steps.reduce((sum, s) => sum + s.units, 0);
+    const spent = unitsOf(run, 'success');
+    const charged = unitsOf(run);
+    // The steps as they ended (the failed one, those skipped) stay on the job's metadata.flow.
+    await this.report(tx, run.jobId);
     await this.outbox.write(tx, [
       this.outbox.event(JobFailedReported, {
         jobId: run.jobId,
@@ -81,7 +101,11 @@ export class RunState {
     return activeChildren(run).filter((id) => id !== run.steps.find((s) => s.stepId === stepId)?.childJobId);
   }
 
-  /** The run's job was canceled (job-service refunded it): steps not started are skipped; returns the child jobs to cancel. */
+  /**
+   * The run's job was canceled (job-service refunded it all but the units consumed, those of the
+   * steps that had succeeded, reported with the progress): steps not started are skipped; returns
+   * the child jobs to cancel.
+   */
   async cancel(tx: Tx, run: RunWithSteps): Promise<string[]> {
     await this.runs.setRunStatus(tx, run.jobId, 'canceled');
     const pending = run.steps.filter((s) => s.status === 'pending').map((s) => s.stepId);
@@ -90,11 +114,31 @@ export class RunState {
   }
 }
 
-/** The run's job output: the assets of its last steps (those no step takes), and each step's job and assets. */
-export function runOutput(run: RunWithSteps): { assetIds: string[]; steps: Record<string, unknown>[] } {
+/** The units charged for the run's steps (of one status). */
+const unitsOf = (run: RunWithSteps, status?: string) =>
+  run.steps.filter((s) => status === undefined || s.status === status).reduce((sum, s) => sum + s.units, 0);
+
+/** The run's job output: the assets of its last steps (those no step takes), each step's job and assets, and the flow. */
+export function runOutput(run: RunWithSteps): { assetIds: string[]; steps: Record<string, unknown>[]; flow: JobFlowNode[] } {
   const taken = new Set(run.steps.flatMap(sources));
   return {
     assetIds: run.steps.filter((s) => !taken.has(s.stepId)).flatMap((s) => s.assetIds),
     steps: run.steps.map((s) => ({ id: s.stepId, jobId: s.childJobId, status: s.status, assetIds: s.assetIds })),
+    flow: runFlow(run),
   };
+}
+
+/** The run's steps as its job shows them (upstream's metadata.flow): a step `starting` is `processing`. */
+export function runFlow(run: RunWithSteps): JobFlowNode[] {
+  return run.steps.map((s) => {
+    const step = definitionOf(s);
+    return {
+      id: s.stepId,
+      type: step.type,
+      modelId: step.modelId ?? '',
+      status: (s.status === 'starting' ? 'processing' : s.status) as JobFlowNode['status'],
+      ...(s.childJobId ? { jobId: s.childJobId } : {}),
+      assetIds: s.assetIds,
+    };
+  });
 }

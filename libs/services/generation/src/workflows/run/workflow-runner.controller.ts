@@ -8,6 +8,7 @@ import {
   type JobWorkCanceledData,
   type JobWorkRequestedData,
 } from '@genasset/contracts';
+import { tenantKnownIn } from '@genasset/identity';
 import { EventContext, OnEvent } from '@genasset/messaging';
 import { GENERATION_SERVICE } from '../../generation.schema';
 import { RunState, tenantOf } from './run-state';
@@ -38,6 +39,12 @@ export class WorkflowRunnerController {
   async requested(@Payload() envelope: EventEnvelope<JobWorkRequestedData>, @Ctx() ctx: EventContext<Tx>): Promise<void> {
     const { jobId, tenant, input } = envelope.data;
     if (envelope.data.jobType !== 'workflow') return;
+    // Deployments (or test runs) sharing a broker see each other's work: a run of a project
+    // unknown here is another deployment's, whose job a failure reported from here would fail.
+    if (!(await tenantKnownIn(ctx.tx, tenant.teamId, tenant.projectId))) {
+      this.logger.warn(`run ${jobId}: ignored: project ${tenant.projectId} of team ${tenant.teamId} is unknown to this deployment`);
+      return;
+    }
     const plan = input as unknown as RunPlan;
     const created = await this.runs.create(ctx.tx, {
       jobId,

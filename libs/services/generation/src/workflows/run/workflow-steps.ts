@@ -1,8 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import { plainToInstance } from 'class-transformer';
-import { validateSync } from 'class-validator';
 import type { CreativeUnitsPrice, JobView, TenantRef } from '@genasset/contracts';
-import { ApiError, flattenValidationErrors, type FieldError } from '@genasset/http';
+import { ApiError, type FieldError } from '@genasset/http';
 import { CustomGenerateService, type PreparedCustomGeneration } from '../../generate/custom-generate.service';
 import { GenerateService, type PreparedGeneration } from '../../generate/generate.service';
 import { CUSTOM_MODEL_STEP, stepMode } from '../workflow-graph';
@@ -38,9 +36,7 @@ export class WorkflowSteps {
         return { kind: 'custom', prepared: await this.custom.prepare(tenant, step.modelId!, body, unresolved) };
       const mode = stepMode(step.type);
       if (!mode) throw ApiError.validation([{ field: `${at}.type`, messages: [`${step.type} is not a step type`] }]);
-      const dto = plainToInstance(mode.body, body);
-      const errors = validateSync(dto, { whitelist: true, forbidNonWhitelisted: true, forbidUnknownValues: false });
-      if (errors.length > 0) throw ApiError.validation(flattenValidationErrors(errors));
+      const dto = await this.generate.bodyOf(mode, tenant, body);
       return { kind: 'mode', prepared: await this.generate.prepare(mode, tenant, dto, unresolved) };
     });
   }
