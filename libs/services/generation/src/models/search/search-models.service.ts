@@ -1,7 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { TenantRef } from '@genasset/contracts';
-import { ApiError, pageFields, parseFilter, searchPaging, searchSort, type FieldError, type SearchBody, type SearchPageFields } from '@genasset/http';
-import { DATABASE_CONNECTION, filterConditionSql, type DatabaseConnection } from '@genasset/persistence';
+import { ApiError, countLimit, pageFields, parseFilter, searchPaging, searchSort, type FieldError, type SearchBody, type SearchPageFields } from '@genasset/http';
+import { DATABASE_CONNECTION, filterConditionSql, matchCountSql, type DatabaseConnection } from '@genasset/persistence';
 import { GenerationPrisma } from '../../generation.prisma';
 import { Prisma } from '../../generated/prisma/client';
 import { MODEL_LIMITS } from '../model-types';
@@ -79,7 +79,7 @@ export class SearchModelsService {
     const conditionsSql = Prisma.join(where, ' AND ');
     const page = Prisma.sql`SELECT m.id, ${score} AS score FROM generation.models m WHERE ${conditionsSql}
       ORDER BY ${Prisma.join(order, ', ')} LIMIT ${paging.limit} OFFSET ${paging.offset}`;
-    const count = Prisma.sql`SELECT count(*) AS total FROM generation.models m WHERE ${conditionsSql}`;
+    const count = matchCountSql(Prisma, 'generation.models', 'm', conditionsSql, countLimit(paging));
     const [scored, counted] = await Promise.all([
       this.db.query<{ id: string; score: number | string }>(page.text, page.values),
       this.db.query<{ total: number | string }>(count.text, count.values),
