@@ -20,7 +20,7 @@ export { createValidationPipe, flattenValidationErrors } from './validation/vali
 export { Omittable } from './validation/omittable';
 export { SearchBody, SearchImagesBody, SearchPageFields, MAX_REFERENCE_IMAGES } from './search/search.dto';
 export { parseFilter, type FilterCondition, type FilterSpec } from './search/search-filter';
-export { searchPaging, pageFields, searchSort, DEFAULT_SEARCH_LIMIT, type SearchPaging } from './search/search-paging';
+export { searchPaging, pageFields, searchSort, countLimit, COUNT_LOOKAHEAD, DEFAULT_SEARCH_LIMIT, type SearchPaging } from './search/search-paging';
 export {
   IdParam,
   ApiIdParam,

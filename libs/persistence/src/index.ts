@@ -19,7 +19,7 @@ export {
 export { DatabaseModule, DATABASE_CONNECTION } from './nest/database.module';
 export { cursorTime } from './cursor-time';
 export { prepared } from './prepared-statements';
-export { filterConditionSql, type SqlTags } from './search/filter-sql';
+export { filterConditionSql, matchCountSql, type SqlTags } from './search/filter-sql';
 export { pageToken, invalidPageToken, encodeTimeAndId, timeAndId, type TimeAndId } from './page-token';
 export { WakeSignal } from './leased-work/wake-signal';
 export {

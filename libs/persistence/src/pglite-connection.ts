@@ -2,7 +2,7 @@ import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { PGlite } from '@electric-sql/pglite';
+import { PGlite, type Extension } from '@electric-sql/pglite';
 import { vector } from '@electric-sql/pglite-pgvector';
 import { PrismaPGlite } from 'pglite-prisma-adapter';
 import {
@@ -13,6 +13,10 @@ import {
   type SessionSettings,
   type StatementRunner,
 } from './database';
+
+// The `./contrib/*` subpath is in the package's exports, which Node reads and this tsconfig's node10 resolution does not.
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const { btree_gin } = require('@electric-sql/pglite/contrib/btree_gin') as { btree_gin: Extension };
 
 /**
  * PGlite's own start parameters, plus a smaller buffer pool: initdb's 128 MB of
@@ -49,10 +53,11 @@ async function initDataDirApart(dataDir: string): Promise<void> {
  * memory when no directory is given. One connection for the whole process:
  * PGlite serialises statements and transactions itself.
  *
- * pgvector is loaded, so `CREATE EXTENSION vector` works here (asset search's
- * vector index, docs/search.md); it costs nothing until a database creates it.
- * Always loaded: a data directory whose database created the extension needs
- * it at every later open.
+ * pgvector and btree_gin are loaded, so `CREATE EXTENSION vector` and
+ * `btree_gin` work here (asset search's vector index and project text index,
+ * docs/search.md); each costs nothing until a database creates it. Always
+ * loaded: a data directory whose database created an extension needs it at
+ * every later open.
  */
 export class PgliteConnection implements DatabaseConnection {
   readonly kind = 'pglite' as const;
@@ -65,8 +70,8 @@ export class PgliteConnection implements DatabaseConnection {
   /** `onClose` runs once the database is closed (openConnection releases the data directory's lock there). */
   static async open(dataDir?: string, onClose?: () => void): Promise<PgliteConnection> {
     if (dataDir) await initDataDirApart(dataDir);
-    // pgvector: search's HNSW index where it is available (docs/search.md).
-    const db = new PGlite({ dataDir, startParams: EMBEDDED_START_PARAMS, extensions: { vector } });
+    // pgvector, btree_gin: search's HNSW and project text indexes where they are available (docs/search.md).
+    const db = new PGlite({ dataDir, startParams: EMBEDDED_START_PARAMS, extensions: { vector, btree_gin } });
     await db.waitReady;
     return new PgliteConnection(db, onClose);
   }

@@ -2,6 +2,8 @@ import { type FieldError } from '../errors/api-error';
 import type { SearchBody, SearchPageFields } from './search.dto';
 
 export const DEFAULT_SEARCH_LIMIT = 20;
+/** How many matches past the requested page offset mode counts before it stops (countLimit). */
+export const COUNT_LOOKAHEAD = 1000;
 
 /** offset/limit or page/hitsPerPage (upstream: each pair "must be used with" its partner, the two modes exclusive). */
 export interface SearchPaging {
@@ -20,6 +22,19 @@ export function searchPaging(body: SearchBody, fail: (error: FieldError) => void
   const hitsPerPage = body.hitsPerPage ?? DEFAULT_SEARCH_LIMIT;
   const page = body.page ?? 1;
   return { mode: 'page', offset: (page - 1) * hitsPerPage, limit: hitsPerPage, page };
+}
+
+/**
+ * How far a search counts its matches. Offset mode answers upstream's
+ * `estimatedTotalHits` ("Estimated total number of hits"): counted up to the
+ * end of the requested page plus COUNT_LOOKAHEAD — exact below that, else that
+ * number (a lower bound, so "is there a next page" is always answered right) —
+ * so a broad match (every image of the project, in an image search) is not
+ * counted whole on every call. Page mode answers `totalHits`, "Exhaustive
+ * total number of matches": undefined, an exact count.
+ */
+export function countLimit(paging: SearchPaging): number | undefined {
+  return paging.mode === 'offset' ? paging.offset + paging.limit + COUNT_LOOKAHEAD : undefined;
 }
 
 /** The paging fields of the answer for `total` matches. */

@@ -108,9 +108,12 @@ export class SearchBody {
 export class SearchPageFields {
   @ApiProperty() offset!: number;
   @ApiProperty() limit!: number;
-  @ApiPropertyOptional({ description: 'offset/limit mode: the number of matches' }) estimatedTotalHits?: number;
+  @ApiPropertyOptional({
+    description: 'offset/limit mode: the number of matches, counted up to offset + limit + 1000 (that number when more match: a lower bound)',
+  })
+  estimatedTotalHits?: number;
   @ApiPropertyOptional() page?: number;
   @ApiPropertyOptional() hitsPerPage?: number;
-  @ApiPropertyOptional({ description: 'page mode: the number of matches' }) totalHits?: number;
+  @ApiPropertyOptional({ description: 'page mode: the number of matches (exact)' }) totalHits?: number;
   @ApiPropertyOptional() totalPages?: number;
 }

@@ -25,3 +25,15 @@ export function filterConditionSql<Sql>(Prisma: SqlTags<Sql>, condition: FilterC
       return Prisma.sql`${column} ${Prisma.raw(condition.op)} ${condition.value.toISOString()}::timestamptz`;
   }
 }
+
+/**
+ * The count of a search's matches (`alias` names `table` in `conditions`):
+ * exact, or up to `limit` rows (offset mode's estimate: countLimit in
+ * @genasset/http), which stops reading once that many matched.
+ */
+export function matchCountSql<Sql>(Prisma: SqlTags<Sql>, table: string, alias: string, conditions: Sql, limit: number | undefined): Sql {
+  const from = Prisma.raw(`${table} ${alias}`);
+  return limit === undefined
+    ? Prisma.sql`SELECT count(*) AS total FROM ${from} WHERE ${conditions}`
+    : Prisma.sql`SELECT count(*) AS total FROM (SELECT 1 FROM ${from} WHERE ${conditions} LIMIT ${limit}) matches`;
+}

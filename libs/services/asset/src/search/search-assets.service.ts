@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import type { Principal } from '@genasset/auth';
-import { ApiError, pageFields, parseFilter, searchPaging, searchSort, type FieldError, type FilterCondition, type SearchBody, type SearchPageFields } from '@genasset/http';
+import { ApiError, countLimit, pageFields, parseFilter, searchPaging, searchSort, type FieldError, type FilterCondition, type SearchBody, type SearchPageFields } from '@genasset/http';
 import { AssetPresenter, flag, type AssetView } from '../core/asset-presenter';
 import { ASSET_ID_PATTERN } from '../core/asset-ids';
 import { AssetRepository } from '../core/asset.repository';
@@ -74,6 +74,7 @@ export class SearchAssetsService {
       sort: sort as { attribute: 'createdAt' | 'updatedAt'; direction: 'asc' | 'desc' }[],
       offset: paging.offset,
       limit: paging.limit,
+      countLimit: countLimit(paging),
     });
     const views = await this.presenter.views(rows, { viewer, original: flag(original) });
     const hits = views.map((view, i) => ({ ...view, teamId: rows[i].teamId, nsfw: [], score: rows[i].score }));

@@ -1,6 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
-import type { FilterCondition, SearchPaging } from '@genasset/http';
-import { DATABASE_CONNECTION, filterConditionSql, type DatabaseConnection } from '@genasset/persistence';
+import { countLimit, type FilterCondition, type SearchPaging } from '@genasset/http';
+import { DATABASE_CONNECTION, filterConditionSql, matchCountSql, type DatabaseConnection } from '@genasset/persistence';
 import { GenerationPrisma } from '../../generation.prisma';
 import { Prisma } from '../../generated/prisma/client';
 import type { ModelRow } from '../model.view';
@@ -54,7 +54,7 @@ export class SearchModelsRepository {
     const conditionsSql = Prisma.join(where, ' AND ');
     const page = Prisma.sql`SELECT m.id, ${score} AS score FROM generation.models m WHERE ${conditionsSql}
       ORDER BY ${Prisma.join(order, ', ')} LIMIT ${search.paging.limit} OFFSET ${search.paging.offset}`;
-    const count = Prisma.sql`SELECT count(*) AS total FROM generation.models m WHERE ${conditionsSql}`;
+    const count = matchCountSql(Prisma, 'generation.models', 'm', conditionsSql, countLimit(search.paging));
     const [scored, counted] = await Promise.all([
       this.db.query<{ id: string; score: number | string }>(page.text, page.values),
       this.db.query<{ total: number | string }>(count.text, count.values),
