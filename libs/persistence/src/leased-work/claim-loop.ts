@@ -66,10 +66,12 @@ export class ClaimLoop {
     const { db, channel } = this.options;
     if (db && channel) {
       try {
-        this.unlisten = await db.listen(channel, () => {
+        // A lost subscription that is back (onGap) may have missed notifications: look once, as on one.
+        const notified = () => {
           this.onNotify?.();
           this.wake();
-        });
+        };
+        this.unlisten = await db.listen(channel, notified, notified);
         this.subscribed = true;
       } catch (error) {
         this.logger.warn(`LISTEN ${channel} failed, relying on polling: ${errorMessage(error)}`);
