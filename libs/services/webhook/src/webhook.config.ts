@@ -31,7 +31,7 @@ export const webhookEnv = commonEnv.pick({ DATA_DIR: true, NODE_ENV: true }).ext
   /** A worker's claim on a delivery lasts WEBHOOK_TIMEOUT + this; after a crash the delivery is attempted again once it passes. */
   WEBHOOK_LEASE_MARGIN: vars.duration('30s'),
   /** Safety-net poll for due deliveries when no NOTIFY arrives (missed notifications, another replica's retries). */
-  WEBHOOK_POLL_INTERVAL: vars.duration('500ms'),
+  WEBHOOK_POLL_INTERVAL: vars.duration('10s'),
   /** Delivery log retention (spec: 90 days). */
   WEBHOOK_RETENTION: vars.duration('90d'),
   /** How often the retention purge runs. */
