@@ -40,6 +40,9 @@ export async function startServices(mode) {
     WEBHOOK_ALLOW_HTTP: 'true',
     WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true',
     NODE_ENV: 'test',
+    // The test broker holds an empty fetch for the full wait even when data arrives (the default,
+    // 1 s, would add up to 1 s per event hop); tools/jest/integration-setup.js sets the same.
+    KAFKA_FETCH_MAX_WAIT: '100ms',
   };
   if (mode === 'external') return { ...common, ...(await adoptExternal()) };
   if (mode === 'docker') {

@@ -26,8 +26,14 @@ export interface DatabaseConnection {
    * COMMIT. PGlite: that transaction, in-process. Close it when done.
    */
   withSettings(settings: SessionSettings, options?: { poolSize?: number }): StatementRunner;
-  /** Subscribes to NOTIFY on `channel`; resolves to an unsubscribe function. */
-  listen(channel: string, onNotify: (payload: string) => void): Promise<() => Promise<void>>;
+  /**
+   * Subscribes to NOTIFY on `channel`; resolves to an unsubscribe function.
+   * `onGap` is called when the subscription was lost and is back (PostgreSQL:
+   * the listening connection was reopened): notifications sent meanwhile are
+   * gone, so a loop that sleeps until NOTIFY should look once. PGlite's
+   * notifications are in-process and have no gaps.
+   */
+  listen(channel: string, onNotify: (payload: string) => void, onGap?: () => void): Promise<() => Promise<void>>;
   /** Cheap reachability check for readiness probes. */
   ping(): Promise<void>;
   close(): Promise<void>;

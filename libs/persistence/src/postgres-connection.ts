@@ -15,6 +15,8 @@ export class PostgresConnection implements DatabaseConnection {
   readonly kind = 'postgres' as const;
   private readonly pool: Pool;
   private listener?: Promise<Client>;
+  /** Subscribers' `onGap`, run after the listening connection was reopened and re-subscribed. */
+  private readonly gapHandlers = new Set<() => void>();
   private readonly channels = new Map<string, Set<(payload: string) => void>>();
 
   constructor(
@@ -86,7 +88,11 @@ export class PostgresConnection implements DatabaseConnection {
     }
   }
 
-  async listen(channel: string, onNotify: (payload: string) => void): Promise<() => Promise<void>> {
+  async listen(
+    channel: string,
+    onNotify: (payload: string) => void,
+    onGap?: () => void,
+  ): Promise<() => Promise<void>> {
     const client = await this.listenerClient();
     let handlers = this.channels.get(channel);
     if (!handlers) {
@@ -95,31 +101,39 @@ export class PostgresConnection implements DatabaseConnection {
       await client.query(`LISTEN ${quoteIdent(channel)}`);
     }
     handlers.add(onNotify);
+    if (onGap) this.gapHandlers.add(onGap);
     return async () => {
       handlers.delete(onNotify);
+      if (onGap) this.gapHandlers.delete(onGap);
     };
   }
 
   /**
    * One dedicated connection carries every LISTEN of the process. If it dies
    * (database restart) it is reopened and re-subscribed; NOTIFY is only a wake-up
-   * hint, the callers also poll, so notifications missed meanwhile cost latency only.
+   * hint: once re-subscribed, each subscriber's `onGap` runs (its loop looks
+   * once for what it missed), and the callers' polls are the last safety net.
    */
   private listenerClient(): Promise<Client> {
     if (!this.listener) {
-      this.listener = (async () => {
+      const opened: Promise<Client> = (async () => {
         const client = new Client({ connectionString: this.url });
         client.on('notification', (msg) => {
           for (const handler of this.channels.get(msg.channel) ?? []) handler(msg.payload ?? '');
         });
         client.on('error', () => {
+          // A dying connection may report several errors: re-subscribe once.
+          if (this.listener !== opened) return;
           this.listener = undefined;
           setTimeout(() => void this.resubscribe(), 1000).unref();
         });
         await client.connect();
         return client;
       })();
-      this.listener.catch(() => (this.listener = undefined));
+      this.listener = opened;
+      opened.catch(() => {
+        if (this.listener === opened) this.listener = undefined;
+      });
     }
     return this.listener;
   }
@@ -128,6 +142,7 @@ export class PostgresConnection implements DatabaseConnection {
     try {
       const client = await this.listenerClient();
       for (const channel of this.channels.keys()) await client.query(`LISTEN ${quoteIdent(channel)}`);
+      for (const onGap of this.gapHandlers) onGap();
     } catch {
       setTimeout(() => void this.resubscribe(), 2000).unref();
     }

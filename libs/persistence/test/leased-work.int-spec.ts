@@ -136,4 +136,26 @@ describe('leased work (LeaseTable, TaskLoop) on PostgreSQL', () => {
       { id: 'c', status: 'queued' },
     ]);
   });
+
+  it('TaskLoop.wakeAt claims a retry when it falls due, long before the poll', async () => {
+    const started: string[] = [];
+    const loop = new TaskLoop(
+      { name: 'LeasedWorkTest', concurrency: 2, pollIntervalMs: 60_000, db, channel: CHANNEL },
+      async (room) =>
+        (await claim(room)).map((item): ClaimedTask => async () => {
+          started.push(item.id);
+          await run(JOBS.end(item.id, item.claim_token, { set: `status = 'done'` }));
+        }),
+    );
+    // Due in 300 ms, with no NOTIFY: before wakeAt only the minute-long poll would find it.
+    await db.query(`INSERT INTO lw.jobs (id, available_at) VALUES ('later', now() + interval '300 milliseconds')`);
+    await loop.start();
+    try {
+      loop.wakeAt(Date.now() + 300);
+      await waitFor(() => started.length === 1, { timeoutMs: 10_000, what: 'the retry claimed at its due time' });
+      expect(started).toEqual(['later']);
+    } finally {
+      await loop.stop();
+    }
+  });
 });

@@ -1,4 +1,4 @@
-import { createTestDatabase, type TestDatabase } from '@genasset/testing';
+import { createTestDatabase, waitFor, type TestDatabase } from '@genasset/testing';
 import { PostgresConnection } from '../src/postgres-connection';
 
 // The server ending a session mid-transaction (a restart, a failover, an operator's
@@ -38,6 +38,23 @@ describe('PostgresConnection when the server ends a session', () => {
       expect(await db.query<{ four: number }>('SELECT 4 AS four')).toEqual([{ four: 4 }]);
     } finally {
       process.off('uncaughtException', onUncaught);
+    }
+  });
+
+  it('re-subscribes a LISTEN whose session was terminated and calls onGap, so a sleeping loop looks once', async () => {
+    const payloads: string[] = [];
+    let gaps = 0;
+    const unlisten = await db.listen('gap_probe', (payload) => payloads.push(payload), () => gaps++);
+    try {
+      await admin.query(
+        "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = current_database() AND query LIKE 'LISTEN%' AND pid <> pg_backend_pid()",
+      );
+      await waitFor(() => gaps === 1, { timeoutMs: 10_000, what: 'onGap after the LISTEN session was reopened' });
+      await admin.query("SELECT pg_notify('gap_probe', 'after')");
+      await waitFor(() => payloads.length === 1, { what: 'a NOTIFY on the reopened session' });
+      expect(payloads).toEqual(['after']);
+    } finally {
+      await unlisten();
     }
   });
 });

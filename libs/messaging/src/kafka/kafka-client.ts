@@ -1,5 +1,6 @@
 import { Logger } from '@nestjs/common';
 import { Kafka, logLevel, type LogEntry } from 'kafkajs';
+import { fixKafkaRequestQueue } from './request-queue-fix';
 
 export interface KafkaSettings {
   readonly brokers: readonly string[];
@@ -12,6 +13,7 @@ export interface KafkaSettings {
  * (`@platformatic/kafka` is the likely successor) without touching services.
  */
 export function createKafka(settings: KafkaSettings): Kafka {
+  fixKafkaRequestQueue();
   const logger = new Logger('kafkajs');
   return new Kafka({
     clientId: settings.clientId,

@@ -101,7 +101,7 @@ export class MessagingModule {
               ...root.relay,
               ...options.relay,
               schema,
-              listen: connection ? (channel, onNotify) => connection.listen(channel, onNotify) : undefined,
+              listen: connection ? (channel, onNotify, onGap) => connection.listen(channel, onNotify, onGap) : undefined,
               transaction: connection ? (fn) => connection.transaction(fn) : undefined,
               query: connection ? (sql, params) => connection.query(sql, params) : undefined,
             });

@@ -14,7 +14,12 @@ import {
 import { WakeSignal } from '@genasset/persistence';
 import { OutboxStore, type OutboxBacklog } from './outbox-store';
 
-export type ListenFn = (channel: string, onNotify: (payload: string) => void) => Promise<() => Promise<void>>;
+/** `DatabaseConnection.listen`: `onGap` runs when a lost subscription is back (notifications may have been missed). */
+export type ListenFn = (
+  channel: string,
+  onNotify: (payload: string) => void,
+  onGap?: () => void,
+) => Promise<() => Promise<void>>;
 
 export interface OutboxRelayOptions {
   readonly schema: string;
@@ -39,7 +44,12 @@ export interface OutboxRelayOptions {
    * every hop of a request does not pay the linger. 0: read again at once.
    */
   readonly lingerMs?: number;
-  /** Safety-net poll when no NOTIFY arrives (default 1 s). */
+  /**
+   * Safety-net poll when no NOTIFY arrives. Default: 1 s without a NOTIFY
+   * subscription; 30 s with one, since every outbox commit sends NOTIFY and a
+   * subscription that was lost wakes the relay once it is back (`onGap`), so
+   * an idle relay does not read its table every second.
+   */
   readonly pollIntervalMs?: number;
   /** Backoff while the transport fails (default 200 ms doubling up to 10 s). */
   readonly initialBackoffMs?: number;
@@ -64,6 +74,10 @@ export interface RelayStatus {
 const LOCKED_ELSEWHERE = -1;
 /** First re-read after activity (doubles while nothing comes, up to the poll interval). */
 const RECHECK_MIN_MS = 10;
+/** Longest wait between those re-reads (and the poll without NOTIFY, by default). */
+const RECHECK_MAX_MS = 1_000;
+/** The default poll with a NOTIFY subscription (see `pollIntervalMs`). */
+const LISTENING_POLL_MS = 30_000;
 
 /**
  * Publishes one service schema's outbox: oldest rows first, in batches, then
@@ -78,8 +92,11 @@ const RECHECK_MIN_MS = 10;
 export class OutboxRelay {
   private readonly store: OutboxStore;
   private readonly batchSize: number;
-  private readonly pollIntervalMs: number;
-  private readonly recheckMinMs: number;
+  /** Set at start: the option, else a default that depends on whether LISTEN succeeded. */
+  private pollIntervalMs: number;
+  private readonly pollIntervalOption?: number;
+  private recheckMinMs: number;
+  private recheckMaxMs: number;
   private readonly lingerMs: number;
   /** Batches smaller than this are a trickle: no linger after them (latency matters more than batching). */
   private readonly lingerMinBatch: number;
@@ -106,8 +123,10 @@ export class OutboxRelay {
   ) {
     this.store = new OutboxStore(options.schema);
     this.batchSize = options.batchSize ?? 500;
-    this.pollIntervalMs = options.pollIntervalMs ?? 1_000;
+    this.pollIntervalOption = options.pollIntervalMs;
+    this.pollIntervalMs = options.pollIntervalMs ?? RECHECK_MAX_MS;
     this.recheckMinMs = Math.min(RECHECK_MIN_MS, this.pollIntervalMs);
+    this.recheckMaxMs = Math.min(RECHECK_MAX_MS, this.pollIntervalMs);
     this.lingerMs = Math.max(0, options.lingerMs ?? 50);
     this.lingerMinBatch = Math.max(2, Math.floor(this.batchSize / 50));
     this.initialBackoffMs = options.initialBackoffMs ?? 200;
@@ -128,11 +147,18 @@ export class OutboxRelay {
     this.stopping = new AbortController();
     if (this.listenFn) {
       try {
-        this.unlisten = await this.listenFn(outboxChannel(this.store.schema), () => this.notify());
+        this.unlisten = await this.listenFn(
+          outboxChannel(this.store.schema),
+          () => this.notify(),
+          () => this.notify(),
+        );
       } catch (error) {
         this.logger.warn(`LISTEN failed, relying on polling: ${errorMessage(error)}`);
       }
     }
+    this.pollIntervalMs = this.pollIntervalOption ?? (this.unlisten ? LISTENING_POLL_MS : RECHECK_MAX_MS);
+    this.recheckMinMs = Math.min(RECHECK_MIN_MS, this.pollIntervalMs);
+    this.recheckMaxMs = Math.min(RECHECK_MAX_MS, this.pollIntervalMs);
     this.current = { ...this.current, state: 'idle' };
     this.loop = this.run(this.stopping.signal);
   }
@@ -258,12 +284,14 @@ export class OutboxRelay {
       }
       // Rows held back at the read (an older transaction was still running)
       // become eligible without any NOTIFY: look again shortly, backing off to
-      // the poll interval. Nothing held back: every future row comes with its
+      // a second (at most the poll). Nothing held back: every future row comes with its
       // NOTIFY, so sleep until one (the poll is the safety net).
       // Without a NOTIFY subscription, always (backing off after activity).
       const recheck = published !== LOCKED_ELSEWHERE && (this.heldBack || !this.unlisten);
-      const wait = recheck ? recheckMs : this.pollIntervalMs;
-      if (recheck) recheckMs = Math.min(this.pollIntervalMs, recheckMs * 2);
+      // A standby (rows were there, another replica holds the lock) looks again
+      // within a second, as before: it takes over if that replica dies mid-batch.
+      const wait = recheck ? recheckMs : published === LOCKED_ELSEWHERE ? this.recheckMaxMs : this.pollIntervalMs;
+      if (recheck) recheckMs = Math.min(this.recheckMaxMs, recheckMs * 2);
       if (!signal.aborted) await this.doorbell.sleep(wait);
     }
   }

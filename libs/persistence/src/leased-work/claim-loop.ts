@@ -41,6 +41,8 @@ export class ClaimLoop {
   private lastMaintenance = 0;
   private failures = 0;
   private subscribed = false;
+  /** wakeAt timers by due time (rounded up to 50 ms, so a burst of retries shares one). */
+  private readonly dueTimers = new Map<number, NodeJS.Timeout>();
 
   constructor(
     private readonly options: ClaimLoopOptions,
@@ -66,10 +68,12 @@ export class ClaimLoop {
     const { db, channel } = this.options;
     if (db && channel) {
       try {
-        this.unlisten = await db.listen(channel, () => {
+        // A lost subscription that is back (onGap) may have missed notifications: look once, as on one.
+        const notified = () => {
           this.onNotify?.();
           this.wake();
-        });
+        };
+        this.unlisten = await db.listen(channel, notified, notified);
         this.subscribed = true;
       } catch (error) {
         this.logger.warn(`LISTEN ${channel} failed, relying on polling: ${errorMessage(error)}`);
@@ -82,6 +86,8 @@ export class ClaimLoop {
   async stop(): Promise<void> {
     if (!this.running) return;
     this.running = false;
+    for (const timer of this.dueTimers.values()) clearTimeout(timer);
+    this.dueTimers.clear();
     this.wake();
     await this.loop;
     this.subscribed = false;
@@ -91,6 +97,26 @@ export class ClaimLoop {
   /** Claim now: ends the current sleep, or the next one if a round is in progress. */
   wake(): void {
     this.doorbell.wake();
+  }
+
+  /**
+   * Claim when work this process put off falls due (a retry at `at`, epoch ms, to the nearest
+   * 50 ms), not at the next poll: the poll can then be long. `then` runs just before the wake.
+   */
+  wakeAt(at: number, then?: () => void): void {
+    if (!this.running) return;
+    const bucket = Math.ceil(at / 50) * 50;
+    if (this.dueTimers.has(bucket)) return;
+    const timer = setTimeout(
+      () => {
+        this.dueTimers.delete(bucket);
+        then?.();
+        this.wake();
+      },
+      Math.max(0, bucket - Date.now() + 5),
+    );
+    timer.unref();
+    this.dueTimers.set(bucket, timer);
   }
 
   private async run(): Promise<void> {
@@ -191,6 +217,11 @@ export class TaskLoop {
   wake(): void {
     this.mayHaveWork = true;
     this.loop.wake();
+  }
+
+  /** Work this process put off (a retry) falls due at `at` (epoch ms): claim then (ClaimLoop.wakeAt). */
+  wakeAt(at: number): void {
+    this.loop.wakeAt(at, () => (this.mayHaveWork = true));
   }
 
   get inFlight(): number {

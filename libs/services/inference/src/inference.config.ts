@@ -34,7 +34,7 @@ export const inferenceEnv = z.object({
   /** Jobs one worker process runs at the same time. */
   INFERENCE_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(2),
   /** How often an idle worker looks for work it was not notified of. */
-  INFERENCE_POLL_INTERVAL: vars.duration('2s'),
+  INFERENCE_POLL_INTERVAL: vars.duration('10s'),
   /** A running job whose worker stops renewing this lease is taken over by another worker. */
   INFERENCE_LEASE: vars.duration('60s'),
   /** Runs of one job (crashes and transient failures included) before it fails. */

@@ -36,7 +36,7 @@ export const webhookEnv = commonEnv.pick({ DATA_DIR: true, NODE_ENV: true }).ext
    */
   WEBHOOK_RECHECK_AFTER: vars.duration('100ms'),
   /** Safety-net poll for due deliveries when no NOTIFY arrives (missed notifications, another replica's retries). */
-  WEBHOOK_POLL_INTERVAL: vars.duration('500ms'),
+  WEBHOOK_POLL_INTERVAL: vars.duration('10s'),
   /** Delivery log retention (spec: 90 days). */
   WEBHOOK_RETENTION: vars.duration('90d'),
   /** How often the retention purge runs. */

@@ -222,12 +222,9 @@ export class DownloadWorker implements OnApplicationBootstrap, OnModuleDestroy {
       );
       if (row.attempts < DOWNLOAD_LIMITS.maxAttempts) {
         const delays = this.settings.retryDelaysMs;
-        await this.downloads.release(
-          row.jobId,
-          this.workerId,
-          Math.max(1, delays[Math.min(row.attempts - 1, delays.length - 1)] ?? 10_000),
-          errorMessage(error).slice(0, 500),
-        );
+        const delayMs = Math.max(1, delays[Math.min(row.attempts - 1, delays.length - 1)] ?? 10_000);
+        await this.downloads.release(row.jobId, this.workerId, delayMs, errorMessage(error).slice(0, 500));
+        this.loop.wakeAt(Date.now() + delayMs);
         return;
       }
       await this.fail(

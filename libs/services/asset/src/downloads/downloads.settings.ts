@@ -7,7 +7,7 @@ export const downloadsEnv = z.object({
   /** Archives built at once by one process. */
   ASSET_DOWNLOAD_CONCURRENCY: z.coerce.number().int().min(1).max(32).default(2),
   /** Safety-net poll for queued archives (new work also wakes the workers through NOTIFY). */
-  ASSET_DOWNLOAD_POLL_INTERVAL: vars.duration('2s'),
+  ASSET_DOWNLOAD_POLL_INTERVAL: vars.duration('10s'),
   /** A worker's claim on an archive; renewed while it builds. After a crash, another worker takes over once it runs out. */
   ASSET_DOWNLOAD_LEASE: vars.duration('60s'),
   /** Delays before the 2nd and 3rd attempt after a storage or database failure; then the job fails. */

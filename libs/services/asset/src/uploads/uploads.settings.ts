@@ -9,7 +9,7 @@ export const uploadsEnv = z.object({
   /** Imports run at once by one process. */
   ASSET_UPLOAD_CONCURRENCY: z.coerce.number().int().min(1).max(32).default(2),
   /** Safety-net poll for completed uploads to import, and expiry checks. */
-  ASSET_UPLOAD_POLL_INTERVAL: vars.duration('2s'),
+  ASSET_UPLOAD_POLL_INTERVAL: vars.duration('10s'),
 });
 
 export interface UploadSettings {

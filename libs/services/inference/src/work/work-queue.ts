@@ -74,7 +74,14 @@ const CLAIMED_COLUMNS = `job_id, job_type, mode, team_id, project_id, author_id,
  */
 @Injectable()
 export class WorkQueue {
+  /** Told the due time (epoch ms) of each retry queued here: the runner claims then, not at its next poll. */
+  private readonly retryListeners = new Set<(dueAt: number) => void>();
+
   constructor(private readonly prisma: InferencePrisma) {}
+
+  onRetryQueued(listener: (dueAt: number) => void): void {
+    this.retryListeners.add(listener);
+  }
 
   /** In the consumer's transaction: queues the job once (a redelivered request changes nothing) and wakes idle workers at commit. */
   async enqueue(tx: SqlClient, item: NewWorkItem): Promise<boolean> {
@@ -197,7 +204,9 @@ export class WorkQueue {
       set: `status = 'queued', last_error = $3, available_at = now() + $4::float8 * interval '1 millisecond'`,
       params: [lastError.slice(0, 2000), delayMs],
     });
-    return (await this.prisma.$executeRawUnsafe(sql, ...params)) > 0;
+    const queued = (await this.prisma.$executeRawUnsafe(sql, ...params)) > 0;
+    if (queued) for (const listener of this.retryListeners) listener(Date.now() + delayMs);
+    return queued;
   }
 
   /** Shutdown: gives the item back at once, without counting the interrupted run as an attempt. */

@@ -16,8 +16,9 @@ export interface RunnerSettings extends ExecutionSettings {
  * The worker loop of one process: claims due work items (up to its
  * concurrency), runs each in the engine its route resolves to, and records
  * the end of each run together with its report, in one transaction, only
- * while it still holds the claim. Woken by NOTIFY when work is queued, and by
- * a poll for anything missed (a retry falling due, a dead worker's lease);
+ * while it still holds the claim. Woken by NOTIFY when work is queued, when a
+ * retry it queued falls due, and by a poll for anything missed (another
+ * worker's retries, a dead worker's lease);
  * the loop is the leased-work TaskLoop of libs/persistence.
  */
 export class WorkRunner {
@@ -45,6 +46,7 @@ export class WorkRunner {
       },
       async (room) => (await queue.claim(room, settings.leaseMs)).map((item) => this.task(item)),
     );
+    queue.onRetryQueued((dueAt) => this.loop.wakeAt(dueAt));
   }
 
   async start(): Promise<void> {

@@ -60,7 +60,6 @@ export class DeliveryWorker implements DeliveryHandoffPort {
   private readonly board: DispatchBoard;
   private readonly recorder: AttemptRecorder;
   private readonly inFlight = new Map<string, Promise<void>>();
-  private readonly retryTimers = new Map<number, NodeJS.Timeout>();
   /** Room worth a claim round: smaller gaps wait for more attempts to finish (fewer, fuller claims). */
   private readonly claimThreshold: number;
   /** A delivery leased longer ago than this is given back instead of started (startWindowMs). */
@@ -110,7 +109,8 @@ export class DeliveryWorker implements DeliveryHandoffPort {
         return retries;
       },
       {
-        onRetryScheduled: (at) => this.scheduleWake(at),
+        // A retry this process scheduled: wake when it falls due, not at the next poll.
+        onRetryScheduled: (at) => this.loop.wakeAt(at.getTime()),
         onWritten: () => {
           if (this.limited) this.wake();
         },
@@ -165,8 +165,6 @@ export class DeliveryWorker implements DeliveryHandoffPort {
     this.running = false;
     await this.loop.stop();
     await this.checking;
-    for (const timer of this.retryTimers.values()) clearTimeout(timer);
-    this.retryTimers.clear();
     await this.unlistenRecalled?.().catch(() => undefined);
 
     const release = async (ids: string[]) => {
@@ -438,22 +436,4 @@ export class DeliveryWorker implements DeliveryHandoffPort {
       return sent;
     });
   }
-
-  /** A retry this process scheduled: wake when it falls due (to the nearest 50 ms), not at the next poll. */
-  private scheduleWake(at: Date): void {
-    if (!this.running) return;
-    const bucket = Math.ceil(at.getTime() / 50) * 50;
-    if (this.retryTimers.has(bucket)) return;
-    const timer = setTimeout(
-      () => {
-        this.retryTimers.delete(bucket);
-        this.wake();
-      },
-      Math.max(0, bucket - Date.now() + 5),
-    );
-    timer.unref();
-    this.retryTimers.set(bucket, timer);
-  }
 }
-
-
