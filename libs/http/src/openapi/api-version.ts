@@ -7,6 +7,6 @@
  * documents served no longer match it, and names the two values to record here.
  */
 export const API_VERSION = {
-  version: '2026-11-27T22:08:58.000Z',
-  fingerprint: 'e50ff0a939bb7f1c',
+  version: '2026-11-28T00:55:09.000Z',
+  fingerprint: '31095f26137aee35',
 } as const;
