@@ -1,12 +1,14 @@
 import { waitFor, WebhookReceiver, type Tenant } from '@genasset/testing';
 import { verifyEvent } from '@genasset/webhooks';
-import { paint, startInferenceHarness, type InferenceHarness } from './support/inference-harness';
+import { startBackendSuite, type BackendSuite } from './support/backend-suite';
+import { paint, type InferenceHarness } from './support/inference-harness';
 
 jest.setTimeout(180_000);
 
 // A mode whose engine fails, or that has none, fails its job with a reason the client reads;
 // the units are refunded and the generation.failed webhook goes out.
 describe('inference-worker: failing and missing engines', () => {
+  let suite: BackendSuite;
   let harness: InferenceHarness;
   let server: WebhookReceiver;
   let hooks: WebhookReceiver;
@@ -25,36 +27,19 @@ describe('inference-worker: failing and missing engines', () => {
         return { status: 500, body: { error: 'GPU on fire' } };
       },
     });
-    hooks = await WebhookReceiver.start();
-    harness = await startInferenceHarness({
-      webhooks: true,
-      env: {
-        INFERENCE_ENGINES: 'txt2img=http,controlnet=http,caption=http',
-        INFERENCE_HTTP_URL: server.url,
-        INFERENCE_HTTP_RETRIES: '1',
-        INFERENCE_HTTP_RETRY_DELAY: '50ms',
-        INFERENCE_PREVIEW: 'off',
-      },
-    });
-    tenant = await harness.tenant();
-    const plan = await harness.request('PUT', `/admin/v1/teams/${tenant.teamId}/credit-plan`, {
-      auth: `Bearer ${harness.adminToken}`,
-      body: {
-        totalPeriodCreativeUnits: 1000,
-        periodStart: new Date(Date.now() - 86_400_000).toISOString(),
-        periodEnd: new Date(Date.now() + 30 * 86_400_000).toISOString(),
-      },
-    });
-    expect(plan.status).toBe(200);
+    ({ harness, hooks, tenant } = suite = await startBackendSuite({
+      INFERENCE_ENGINES: 'txt2img=http,controlnet=http,caption=http',
+      INFERENCE_HTTP_URL: server.url,
+      INFERENCE_HTTP_RETRIES: '1',
+      INFERENCE_HTTP_RETRY_DELAY: '50ms',
+    }));
   });
   afterAll(async () => {
-    await harness?.close();
+    await suite?.close();
     await server?.close();
-    await hooks?.close();
   });
 
-  const usage = async () =>
-    (await harness.request('GET', `/v1/teams/${tenant.teamId}/usage`, { auth: tenant.auth.teamAdmin })).body;
+  const usage = () => suite.usedUnits();
 
   it('an http engine answering 500 fails the job with a readable reason, refunds the units and sends generation.failed', async () => {
     const endpoint = await harness.request('POST', `/v1/projects/${tenant.projectId}/webhook-endpoints`, {
@@ -70,7 +55,7 @@ describe('inference-worker: failing and missing engines', () => {
       height: 512,
     });
     expect(body.creativeUnitsCost).toBeGreaterThan(0);
-    expect((await usage()).usedCreativeUnits).toBe(body.creativeUnitsCost);
+    expect(await usage()).toBe(body.creativeUnitsCost);
 
     const job = await harness.finalJob(tenant, body.job.jobId);
     expect(job.status).toBe('failure');
@@ -84,7 +69,7 @@ describe('inference-worker: failing and missing engines', () => {
       input: { prompt: 'a storm' },
     });
 
-    await waitFor(async () => (await usage()).usedCreativeUnits === 0, { what: 'the refund' });
+    await waitFor(async () => await usage() === 0, { what: 'the refund' });
 
     const [delivery] = await hooks.waitForRequests(1, 30_000);
     const event = verifyEvent(
@@ -104,7 +89,7 @@ describe('inference-worker: failing and missing engines', () => {
       errorMessage:
         "the http engine's result cannot be stored: output.captions.0 must not contain NUL characters (U+0000) or unpaired UTF-16 surrogates",
     });
-    await waitFor(async () => (await usage()).usedCreativeUnits === 0, { what: 'the refund' });
+    await waitFor(async () => await usage() === 0, { what: 'the refund' });
   });
 
   it('a mode with no engine configured fails at once, saying what to configure', async () => {
@@ -120,7 +105,7 @@ describe('inference-worker: failing and missing engines', () => {
       errorMessage:
         'mode img2img has no engine configured on this server (operators: set INFERENCE_ENGINES, e.g. img2img=http with INFERENCE_HTTP_URL)',
     });
-    await waitFor(async () => (await usage()).usedCreativeUnits === 0, { what: 'the refund' });
+    await waitFor(async () => await usage() === 0, { what: 'the refund' });
   });
 
   it('a cancel stops the running engine: nothing is reported, the units come back', async () => {
@@ -150,7 +135,7 @@ describe('inference-worker: failing and missing engines', () => {
     });
     expect(cancel.status).toBe(200);
     await waitFor(async () => (await status()) === 'canceled', { what: 'the work item to be canceled' });
-    await waitFor(async () => (await usage()).usedCreativeUnits === 0, { what: 'the refund' });
+    await waitFor(async () => await usage() === 0, { what: 'the refund' });
     const job = await harness.finalJob(tenant, jobId);
     expect(job).toMatchObject({ status: 'canceled', metadata: { assetIds: [] } });
   });
