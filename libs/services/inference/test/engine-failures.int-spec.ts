@@ -1,9 +1,13 @@
-import { waitFor, WebhookReceiver, type Tenant } from '@genasset/testing';
+import { S3ObjectStore } from '@genasset/storage';
+import { testServices, waitFor, WebhookReceiver, type Tenant } from '@genasset/testing';
 import { verifyEvent } from '@genasset/webhooks';
 import { startBackendSuite, type BackendSuite } from './support/backend-suite';
 import { paint, type InferenceHarness } from './support/inference-harness';
 
 jest.setTimeout(180_000);
+
+/** The largest output file the http engine takes here (INFERENCE_HTTP_MAX_OUTPUT_BYTES' least). */
+const LIMIT = 1024;
 
 // A mode whose engine fails, or that has none, fails its job with a reason the client reads;
 // the units are refunded and the generation.failed webhook goes out.
@@ -13,14 +17,20 @@ describe('inference-worker: failing and missing engines', () => {
   let server: WebhookReceiver;
   let hooks: WebhookReceiver;
   let tenant: Tenant;
+  let store: S3ObjectStore;
 
   beforeAll(async () => {
-    // The "inference server": answers txt2img with a 500 and never answers controlnet.
+    const png = await paint(8, 8, () => [200, 40, 40]);
+    // The "inference server": answers txt2img with a 500 (an image over the output limit when the
+    // prompt asks for it) and never answers controlnet.
     server = await WebhookReceiver.start({
       path: '/infer',
       respondWith: (request) => {
-        const { mode } = JSON.parse(request.rawBody.toString()) as { mode: string };
+        const { mode, input } = JSON.parse(request.rawBody.toString()) as { mode: string; input: { prompt?: string } };
         if (mode === 'controlnet') return { status: 200, hang: true };
+        // A PNG by its first bytes, past the limit, after one that fits: the job stores neither.
+        if (input.prompt === 'too large')
+          return { status: 200, body: { outputs: [png, Buffer.concat([png, Buffer.alloc(LIMIT)])].map((bytes) => ({ data: bytes.toString('base64'), mimeType: 'image/png' })) } };
         // Half a surrogate pair in a result: PostgreSQL's jsonb cannot store it.
         if (mode === 'caption')
           return { status: 200, body: { outputs: [], output: { captions: ['a \ud800 cat'] } } };
@@ -32,10 +42,13 @@ describe('inference-worker: failing and missing engines', () => {
       INFERENCE_HTTP_URL: server.url,
       INFERENCE_HTTP_RETRIES: '1',
       INFERENCE_HTTP_RETRY_DELAY: '50ms',
+      INFERENCE_HTTP_MAX_OUTPUT_BYTES: String(LIMIT),
     }));
+    store = new S3ObjectStore({ ...testServices().s3, forcePathStyle: true });
   });
   afterAll(async () => {
     await suite?.close();
+    await store?.close();
     await server?.close();
   });
 
@@ -78,6 +91,20 @@ describe('inference-worker: failing and missing engines', () => {
       endpoint.body.webhookEndpoint.secret,
     );
     expect(event).toMatchObject({ type: 'generation.failed', data: { jobId: job.jobId } });
+  });
+
+  it('an http engine output over INFERENCE_HTTP_MAX_OUTPUT_BYTES fails the job naming the limit and leaves no object behind', async () => {
+    const body = await harness.generate(tenant, 'txt2img', { modelId: 'base-http', prompt: 'too large', width: 512, height: 512 });
+    const job = await harness.finalJob(tenant, body.job.jobId);
+    expect(job.status).toBe('failure');
+    const size = (await paint(8, 8, () => [200, 40, 40])).length + LIMIT;
+    expect(job.metadata.output).toEqual({
+      errorMessage: `the inference server produced output 2 of ${size} bytes; this worker takes at most ${LIMIT} (INFERENCE_HTTP_MAX_OUTPUT_BYTES)`,
+    });
+    const keys: string[] = [];
+    for await (const key of store.list(`jobs/${job.jobId}/`)) keys.push(key);
+    expect(keys).toEqual([]);
+    await waitFor(async () => (await usage()) === 0, { what: 'the refund' });
   });
 
   it('a result the database cannot store fails the job with a readable reason instead of retrying it forever', async () => {
