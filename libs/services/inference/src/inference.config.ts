@@ -31,6 +31,8 @@ export const inferenceEnv = z.object({
   INFERENCE_HTTP_RETRIES: z.coerce.number().int().min(0).max(10).default(2),
   /** Delay before the first retry; doubles for each further one. */
   INFERENCE_HTTP_RETRY_DELAY: vars.duration('1s'),
+  /** Largest output file taken from the inference server, bytes (as a backend's maxOutputBytes). */
+  INFERENCE_HTTP_MAX_OUTPUT_BYTES: z.coerce.number().int().min(1024).default(64 * 1024 * 1024),
   /** Jobs one worker process runs at the same time. */
   INFERENCE_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(2),
   /** How often an idle worker looks for work it was not notified of. */

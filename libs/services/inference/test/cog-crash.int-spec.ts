@@ -1,23 +1,10 @@
-import { randomBytes } from 'node:crypto';
-import { mkdtempSync, writeFileSync } from 'node:fs';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import sharp from 'sharp';
-import { migrate } from '@genasset/persistence';
-import {
-  FakeCog,
-  primeConsumerGroups,
-  testServices,
-  waitFor,
-  type SpawnedProcess,
-  type Tenant,
-} from '@genasset/testing';
-import { INFERENCE_SCHEMA, INFERENCE_SERVICE } from '../src';
+import { FakeCog, waitFor, writeBackendsFile, type Tenant } from '@genasset/testing';
 import { forwarder } from './support/forwarder';
-import { startWorkerProcess } from './support/worker-process';
-import { startInferenceHarness, type InferenceHarness } from './support/inference-harness';
+import type { InferenceHarness } from './support/inference-harness';
+import { startCrashDrill, type CrashDrill } from './support/worker-process';
 
 // Separate OS processes: SWC start-up of the worker twice on 2 cores.
 jest.setTimeout(420_000);
@@ -31,22 +18,17 @@ jest.setTimeout(420_000);
 describe('inference-worker process: killed while a Cog prediction runs asynchronously', () => {
   let cog: FakeCog;
   let proxy: Server;
+  let drill: CrashDrill;
   let harness: InferenceHarness;
   let tenant: Tenant;
   let target = 'http://127.0.0.1:9';
-  const workers: SpawnedProcess[] = [];
-  const groupPrefix = `cogcrash-${randomBytes(4).toString('hex')}.`;
   let backends: string;
 
   const worker = async (env: Record<string, string> = {}) => {
-    const { child, url } = await startWorkerProcess(harness, {
-      groupPrefix,
-      spawned: workers,
-      env: {
-        INFERENCE_BACKENDS_FILE: backends,
-        INFERENCE_CALLBACK_SECRET: 'a-callback-signing-secret',
-        ...env,
-      },
+    const { child, url } = await drill.worker({
+      INFERENCE_BACKENDS_FILE: backends,
+      INFERENCE_CALLBACK_SECRET: 'a-callback-signing-secret',
+      ...env,
     });
     target = url;
     return child;
@@ -58,32 +40,21 @@ describe('inference-worker process: killed while a Cog prediction runs asynchron
     // Cog's own schedule (12 retries from 100 ms, about 5 minutes): outlasts the worker's restart.
     cog.terminalRetries = 12;
     proxy = await forwarder(() => target);
-    const dir = mkdtempSync(join(tmpdir(), 'cog-crash-'));
-    backends = join(dir, 'backends.json');
-    writeFileSync(
-      backends,
-      JSON.stringify({
-        backends: {
-          box: {
-            type: 'cog',
-            url: cog.url,
-            routes: ['upscale'],
-            callbackUrl: `http://127.0.0.1:${(proxy.address() as AddressInfo).port}`,
-            callbackFallback: '10m',
-            pollInterval: '500ms',
-            timeouts: { request: '2s', job: '10m' },
-          },
-        },
-      }),
-    );
-    harness = await startInferenceHarness({ worker: false });
-    await migrate(harness.db, INFERENCE_SCHEMA);
-    await primeConsumerGroups(testServices().kafkaBrokers, [`${groupPrefix}${INFERENCE_SERVICE}`]);
-    tenant = await harness.tenant();
+    backends = writeBackendsFile({
+      box: {
+        type: 'cog',
+        url: cog.url,
+        routes: ['upscale'],
+        callbackUrl: `http://127.0.0.1:${(proxy.address() as AddressInfo).port}`,
+        callbackFallback: '10m',
+        pollInterval: '500ms',
+        timeouts: { request: '2s', job: '10m' },
+      },
+    });
+    ({ harness, tenant } = drill = await startCrashDrill('cogcrash'));
   });
   afterAll(async () => {
-    await Promise.all(workers.map((w) => w.kill('SIGKILL')));
-    await harness?.close();
+    await drill?.close();
     await cog?.close();
     await new Promise((resolve) => proxy?.close(resolve));
   });

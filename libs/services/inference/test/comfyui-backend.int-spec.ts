@@ -1,7 +1,8 @@
 import { FakeComfyui, waitFor, WebhookReceiver, type Tenant } from '@genasset/testing';
 import { verifyEvent } from '@genasset/webhooks';
 import { comfyBackendsFile } from './support/comfyui-backends';
-import { startInferenceHarness, type InferenceHarness } from './support/inference-harness';
+import { startBackendSuite, type BackendSuite } from './support/backend-suite';
+import type { InferenceHarness } from './support/inference-harness';
 
 jest.setTimeout(180_000);
 
@@ -9,45 +10,27 @@ jest.setTimeout(180_000);
 // submitting to the (fake) ComfyUI, assets holding its bytes, webhooks — and what goes wrong.
 describe('inference-worker: a ComfyUI backend', () => {
   let fake: FakeComfyui;
+  let suite: BackendSuite;
   let harness: InferenceHarness;
   let hooks: WebhookReceiver;
   let tenant: Tenant;
 
   beforeAll(async () => {
     fake = await FakeComfyui.start({ stepDelayMs: 25 });
-    hooks = await WebhookReceiver.start();
-    harness = await startInferenceHarness({
-      webhooks: true,
-      env: {
-        INFERENCE_BACKENDS_FILE: comfyBackendsFile(fake.url),
-        COMFY_TEST_TOKEN: 'tok_test',
-        INFERENCE_PREVIEW: 'off',
-        INFERENCE_MAX_ATTEMPTS: '2',
-      },
-    });
-    tenant = await harness.tenant();
-    const plan = await harness.request('PUT', `/admin/v1/teams/${tenant.teamId}/credit-plan`, {
-      auth: `Bearer ${harness.adminToken}`,
-      body: {
-        totalPeriodCreativeUnits: 1000,
-        periodStart: new Date(Date.now() - 86_400_000).toISOString(),
-        periodEnd: new Date(Date.now() + 30 * 86_400_000).toISOString(),
-      },
-    });
-    expect(plan.status).toBe(200);
+    ({ harness, hooks, tenant } = suite = await startBackendSuite({
+      INFERENCE_BACKENDS_FILE: comfyBackendsFile(fake.url),
+      COMFY_TEST_TOKEN: 'tok_test',
+      INFERENCE_MAX_ATTEMPTS: '2',
+    }));
   });
   afterEach(() => fake.fail(undefined));
   afterAll(async () => {
-    await harness?.close();
+    await suite?.close();
     await fake?.close();
-    await hooks?.close();
   });
 
-  const usage = async () =>
-    (await harness.request('GET', `/v1/teams/${tenant.teamId}/usage`, { auth: tenant.auth.teamAdmin })).body
-      .usedCreativeUnits as number;
-  const job = async (jobId: string) =>
-    (await harness.request('GET', `/v1/jobs/${jobId}`, { auth: tenant.auth.projectMember })).body.job;
+  const usage = () => suite.usedUnits();
+  const job = (jobId: string) => suite.job(jobId);
   const submitOf = (jobId: string) =>
     waitFor(() => fake.submits.find((s) => (s.extraData.genasset as { jobId?: string }).jobId === jobId), {
       what: `the job ${jobId} to reach ComfyUI`,

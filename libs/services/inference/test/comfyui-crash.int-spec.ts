@@ -1,17 +1,7 @@
-import { randomBytes } from 'node:crypto';
-import { migrate } from '@genasset/persistence';
-import {
-  FakeComfyui,
-  primeConsumerGroups,
-  testServices,
-  waitFor,
-  type SpawnedProcess,
-  type Tenant,
-} from '@genasset/testing';
-import { INFERENCE_SCHEMA, INFERENCE_SERVICE } from '../src';
+import { FakeComfyui, waitFor, type SpawnedProcess, type Tenant } from '@genasset/testing';
 import { comfyBackendsFile } from './support/comfyui-backends';
-import { startWorkerProcess } from './support/worker-process';
-import { startInferenceHarness, type InferenceHarness } from './support/inference-harness';
+import type { InferenceHarness } from './support/inference-harness';
+import { startCrashDrill, type CrashDrill } from './support/worker-process';
 
 // Separate OS processes: SWC start-up of the worker twice on 2 cores.
 jest.setTimeout(240_000);
@@ -23,37 +13,22 @@ jest.setTimeout(240_000);
  */
 describe('inference-worker process: killed mid-job on a ComfyUI backend', () => {
   let fake: FakeComfyui;
+  let drill: CrashDrill;
   let harness: InferenceHarness;
   let tenant: Tenant;
   /** The worker process alive now (each test kills it and starts the next). */
   let alive: SpawnedProcess;
-  const workers: SpawnedProcess[] = [];
-  const groupPrefix = `crash-${randomBytes(4).toString('hex')}.`;
 
-  const worker = async (env: Record<string, string> = {}) => {
-    const { child } = await startWorkerProcess(harness, {
-      groupPrefix,
-      spawned: workers,
-      env: {
-        INFERENCE_BACKENDS_FILE: comfyBackendsFile(fake.url),
-        COMFY_TEST_TOKEN: 'tok_test',
-        ...env,
-      },
-    });
-    return child;
-  };
+  const worker = async (env: Record<string, string> = {}) =>
+    (await drill.worker({ INFERENCE_BACKENDS_FILE: comfyBackendsFile(fake.url), COMFY_TEST_TOKEN: 'tok_test', ...env })).child;
 
   beforeAll(async () => {
     // 40 steps × 100 ms: the prompt runs 4 s, long enough to kill the worker in the middle of it.
     fake = await FakeComfyui.start({ stepDelayMs: 100 });
-    harness = await startInferenceHarness({ worker: false });
-    await migrate(harness.db, INFERENCE_SCHEMA);
-    await primeConsumerGroups(testServices().kafkaBrokers, [`${groupPrefix}${INFERENCE_SERVICE}`]);
-    tenant = await harness.tenant();
+    ({ harness, tenant } = drill = await startCrashDrill('crash'));
   });
   afterAll(async () => {
-    await Promise.all(workers.map((w) => w.kill('SIGKILL')));
-    await harness?.close();
+    await drill?.close();
     await fake?.close();
   });
 

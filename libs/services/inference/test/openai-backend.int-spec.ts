@@ -2,7 +2,8 @@ import sharp from 'sharp';
 import { FakeOpenai, waitFor, WebhookReceiver, type Tenant } from '@genasset/testing';
 import { verifyEvent } from '@genasset/webhooks';
 import { openaiBackendsFile } from './support/openai-backends';
-import { startInferenceHarness, type InferenceHarness } from './support/inference-harness';
+import { startBackendSuite, type BackendSuite } from './support/backend-suite';
+import type { InferenceHarness } from './support/inference-harness';
 
 jest.setTimeout(180_000);
 
@@ -10,45 +11,28 @@ jest.setTimeout(180_000);
 // worker calling the (fake) server, assets holding its bytes, result fields, webhooks — and failures.
 describe('inference-worker: an OpenAI-compatible backend', () => {
   let fake: FakeOpenai;
+  let suite: BackendSuite;
   let harness: InferenceHarness;
   let hooks: WebhookReceiver;
   let tenant: Tenant;
 
   beforeAll(async () => {
     fake = await FakeOpenai.start({ apiKey: 'sk-test', models: ['dall-e-2', 'gpt-4o-mini', 'text-embedding-3-small'] });
-    hooks = await WebhookReceiver.start();
-    harness = await startInferenceHarness({
-      webhooks: true,
-      env: {
-        INFERENCE_BACKENDS_FILE: openaiBackendsFile(fake.url),
-        OPENAI_TEST_KEY: 'sk-test',
-        INFERENCE_PREVIEW: 'off',
-        INFERENCE_MAX_ATTEMPTS: '2',
-        INFERENCE_RETRY_DELAY: '200ms',
-        GENERATION_RESULT_WAIT: '60s',
-      },
-    });
-    tenant = await harness.tenant();
-    const plan = await harness.request('PUT', `/admin/v1/teams/${tenant.teamId}/credit-plan`, {
-      auth: `Bearer ${harness.adminToken}`,
-      body: {
-        totalPeriodCreativeUnits: 1000,
-        periodStart: new Date(Date.now() - 86_400_000).toISOString(),
-        periodEnd: new Date(Date.now() + 30 * 86_400_000).toISOString(),
-      },
-    });
-    expect(plan.status).toBe(200);
+    ({ harness, hooks, tenant } = suite = await startBackendSuite({
+      INFERENCE_BACKENDS_FILE: openaiBackendsFile(fake.url),
+      OPENAI_TEST_KEY: 'sk-test',
+      INFERENCE_MAX_ATTEMPTS: '2',
+      INFERENCE_RETRY_DELAY: '200ms',
+      GENERATION_RESULT_WAIT: '60s',
+    }));
   });
   afterEach(() => fake.fail(undefined));
   afterAll(async () => {
-    await harness?.close();
+    await suite?.close();
     await fake?.close();
-    await hooks?.close();
   });
 
-  const usage = async () =>
-    (await harness.request('GET', `/v1/teams/${tenant.teamId}/usage`, { auth: tenant.auth.teamAdmin })).body
-      .usedCreativeUnits as number;
+  const usage = () => suite.usedUnits();
 
   it('txt2img: the assets hold the server\'s bytes; generation.completed goes out; /readyz shows the backend', async () => {
     const endpoint = await harness.request('POST', `/v1/projects/${tenant.projectId}/webhook-endpoints`, {

@@ -2,7 +2,8 @@ import sharp from 'sharp';
 import { FakeCog, FakeReplicate, waitFor, WebhookReceiver, type Tenant } from '@genasset/testing';
 import { verifyEvent } from '@genasset/webhooks';
 import { replicateBackendsFile, SDXL_VERSION } from './support/replicate-backends';
-import { startInferenceHarness, type InferenceHarness } from './support/inference-harness';
+import { startBackendSuite, type BackendSuite } from './support/backend-suite';
+import type { InferenceHarness } from './support/inference-harness';
 
 jest.setTimeout(180_000);
 
@@ -11,6 +12,7 @@ jest.setTimeout(180_000);
 describe('inference-worker: Replicate and Cog backends', () => {
   let replicate: FakeReplicate;
   let cog: FakeCog;
+  let suite: BackendSuite;
   let harness: InferenceHarness;
   let hooks: WebhookReceiver;
   let tenant: Tenant;
@@ -18,43 +20,26 @@ describe('inference-worker: Replicate and Cog backends', () => {
   beforeAll(async () => {
     replicate = await FakeReplicate.start({ token: 'r8_test', steps: 4, stepMs: 150 });
     cog = await FakeCog.start({ steps: 3, stepMs: 100 });
-    hooks = await WebhookReceiver.start();
-    harness = await startInferenceHarness({
-      webhooks: true,
-      env: {
-        INFERENCE_BACKENDS_FILE: replicateBackendsFile({ replicate: replicate.url, cog: cog.url, callback: 'http://127.0.0.1:9/' }),
-        REPLICATE_TEST_TOKEN: 'r8_test',
-        INFERENCE_PREVIEW: 'off',
-        INFERENCE_MAX_ATTEMPTS: '2',
-        INFERENCE_RETRY_DELAY: '200ms',
-        INFERENCE_PROGRESS_INTERVAL: '0',
-      },
-    });
-    tenant = await harness.tenant();
-    const plan = await harness.request('PUT', `/admin/v1/teams/${tenant.teamId}/credit-plan`, {
-      auth: `Bearer ${harness.adminToken}`,
-      body: {
-        totalPeriodCreativeUnits: 1000,
-        periodStart: new Date(Date.now() - 86_400_000).toISOString(),
-        periodEnd: new Date(Date.now() + 30 * 86_400_000).toISOString(),
-      },
-    });
-    expect(plan.status).toBe(200);
+    ({ harness, hooks, tenant } = suite = await startBackendSuite({
+      INFERENCE_BACKENDS_FILE: replicateBackendsFile({ replicate: replicate.url, cog: cog.url, callback: 'http://127.0.0.1:9/' }),
+      REPLICATE_TEST_TOKEN: 'r8_test',
+      INFERENCE_MAX_ATTEMPTS: '2',
+      INFERENCE_RETRY_DELAY: '200ms',
+      INFERENCE_PROGRESS_INTERVAL: '0',
+    }));
   });
   afterEach(() => {
     replicate.fail(undefined);
     cog.fail(undefined);
   });
   afterAll(async () => {
-    await harness?.close();
+    await suite?.close();
     await replicate?.close();
     await cog?.close();
-    await hooks?.close();
   });
 
-  const usage = async () =>
-    (await harness.request('GET', `/v1/teams/${tenant.teamId}/usage`, { auth: tenant.auth.teamAdmin })).body.usedCreativeUnits as number;
-  const job = async (jobId: string) => (await harness.request('GET', `/v1/jobs/${jobId}`, { auth: tenant.auth.projectMember })).body.job;
+  const usage = () => suite.usedUnits();
+  const job = (jobId: string) => suite.job(jobId);
   const predictionsOf = (prompt: string) => replicate.predictions.created.filter((p) => p.input.prompt === prompt);
 
   it('txt2img on Replicate: one prediction, polled to its end; the assets hold its bytes; generation.completed goes out', async () => {

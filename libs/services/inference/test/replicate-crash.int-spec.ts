@@ -1,18 +1,7 @@
-import { randomBytes } from 'node:crypto';
-import { migrate } from '@genasset/persistence';
-import {
-  FakeCog,
-  FakeReplicate,
-  primeConsumerGroups,
-  testServices,
-  waitFor,
-  type SpawnedProcess,
-  type Tenant,
-} from '@genasset/testing';
-import { INFERENCE_SCHEMA, INFERENCE_SERVICE } from '../src';
+import { FakeCog, FakeReplicate, waitFor, type SpawnedProcess, type Tenant } from '@genasset/testing';
+import { paint, type InferenceHarness } from './support/inference-harness';
 import { replicateBackendsFile, SDXL_VERSION } from './support/replicate-backends';
-import { startWorkerProcess } from './support/worker-process';
-import { paint, startInferenceHarness, type InferenceHarness } from './support/inference-harness';
+import { startCrashDrill, type CrashDrill } from './support/worker-process';
 
 // Separate OS processes: SWC start-up of the worker twice on 2 cores.
 jest.setTimeout(240_000);
@@ -25,17 +14,14 @@ jest.setTimeout(240_000);
 describe('inference-worker process: killed mid-job on a Replicate backend', () => {
   let replicate: FakeReplicate;
   let cog: FakeCog;
+  let drill: CrashDrill;
   let harness: InferenceHarness;
   let tenant: Tenant;
   let alive: SpawnedProcess;
-  const workers: SpawnedProcess[] = [];
-  const groupPrefix = `r8crash-${randomBytes(4).toString('hex')}.`;
 
-  const worker = async (env: Record<string, string> = {}) => {
-    const { child } = await startWorkerProcess(harness, {
-      groupPrefix,
-      spawned: workers,
-      env: {
+  const worker = async (env: Record<string, string> = {}) =>
+    (
+      await drill.worker({
         INFERENCE_BACKENDS_FILE: replicateBackendsFile(
           { replicate: replicate.url, cog: cog.url, callback: 'https://genasset.example.com' },
           {
@@ -47,23 +33,17 @@ describe('inference-worker process: killed mid-job on a Replicate backend', () =
         ),
         REPLICATE_TEST_TOKEN: 'r8_test',
         ...env,
-      },
-    });
-    return child;
-  };
+      })
+    ).child;
 
   beforeAll(async () => {
     // 40 steps × 150 ms: a prediction runs 6 s, long enough to kill the worker in the middle of it.
     replicate = await FakeReplicate.start({ token: 'r8_test', steps: 40, stepMs: 150 });
     cog = await FakeCog.start();
-    harness = await startInferenceHarness({ worker: false });
-    await migrate(harness.db, INFERENCE_SCHEMA);
-    await primeConsumerGroups(testServices().kafkaBrokers, [`${groupPrefix}${INFERENCE_SERVICE}`]);
-    tenant = await harness.tenant();
+    ({ harness, tenant } = drill = await startCrashDrill('r8crash'));
   });
   afterAll(async () => {
-    await Promise.all(workers.map((w) => w.kill('SIGKILL')));
-    await harness?.close();
+    await drill?.close();
     await replicate?.close();
     await cog?.close();
   });

@@ -13,6 +13,13 @@ import { FakeOpenai } from './openai/fake-openai';
 import { FakeReplicate } from './replicate/fake-replicate';
 import { waitFor } from '../wait-for';
 
+/** Writes `{ backends }` to a backends file of its own (INFERENCE_BACKENDS_FILE) and returns its path. */
+export function writeBackendsFile(backends: Record<string, Record<string, unknown>>): string {
+  const file = join(mkdtempSync(join(tmpdir(), 'backends-')), 'backends.json');
+  writeFileSync(file, JSON.stringify({ backends }));
+  return file;
+}
+
 /** The Replicate version the `hosted` backend's img2img runs. */
 export const FAKE_SDXL_VERSION = '7762fd07cf82c948538e41f63f77d685e02b063e37e496e96eefd46c929f9bdc';
 
@@ -61,33 +68,27 @@ export async function startFakeBackends(options: { maxOutputBytes?: number } = {
   ]);
   const common = { ...(options.maxOutputBytes ? { maxOutputBytes: options.maxOutputBytes } : {}), timeouts: { request: '5s', job: '60s' } };
   const polled = { ...common, pollInterval: '100ms' };
-  const file = join(mkdtempSync(join(tmpdir(), 'fake-backends-')), 'backends.json');
-  writeFileSync(
-    file,
-    JSON.stringify({
-      backends: {
-        gpu1: { type: 'comfyui', url: comfy.url, routes: ['txt2img'], defaults: { checkpoint: 'sd15.safetensors' }, ...polled },
-        gpt: {
-          type: 'openai',
-          url: openai.url,
-          credentials: { scheme: 'bearer', tokenEnv: 'FAKE_OPENAI_KEY' },
-          routes: ['prompt-editing'],
-          models: { image: 'gpt-image-1' },
-          ...common,
-        },
-        hosted: {
-          type: 'replicate',
-          url: replicate.url,
-          credentials: { scheme: 'bearer', tokenEnv: 'FAKE_REPLICATE_TOKEN' },
-          routes: ['img2img'],
-          models: { img2img: `stability-ai/sdxl:${FAKE_SDXL_VERSION}` },
-          callbackUrl: 'http://127.0.0.1:9/',
-          ...polled,
-        },
-        cog1: { type: 'cog', url: cog.url, routes: ['upscale'], ...polled },
-      },
-    }),
-  );
+  const file = writeBackendsFile({
+    gpu1: { type: 'comfyui', url: comfy.url, routes: ['txt2img'], defaults: { checkpoint: 'sd15.safetensors' }, ...polled },
+    gpt: {
+      type: 'openai',
+      url: openai.url,
+      credentials: { scheme: 'bearer', tokenEnv: 'FAKE_OPENAI_KEY' },
+      routes: ['prompt-editing'],
+      models: { image: 'gpt-image-1' },
+      ...common,
+    },
+    hosted: {
+      type: 'replicate',
+      url: replicate.url,
+      credentials: { scheme: 'bearer', tokenEnv: 'FAKE_REPLICATE_TOKEN' },
+      routes: ['img2img'],
+      models: { img2img: `stability-ai/sdxl:${FAKE_SDXL_VERSION}` },
+      callbackUrl: 'http://127.0.0.1:9/',
+      ...polled,
+    },
+    cog1: { type: 'cog', url: cog.url, routes: ['upscale'], ...polled },
+  });
   const cases: FakeBackendCase[] = [
     {
       engine: 'comfyui',

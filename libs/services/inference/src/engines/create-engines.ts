@@ -41,6 +41,7 @@ export function createEngineRegistry(
         timeoutMs: config.INFERENCE_HTTP_TIMEOUT,
         retries: config.INFERENCE_HTTP_RETRIES,
         retryDelayMs: config.INFERENCE_HTTP_RETRY_DELAY,
+        maxOutputBytes: config.INFERENCE_HTTP_MAX_OUTPUT_BYTES,
       }),
     );
   }

@@ -1,6 +1,4 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { writeBackendsFile } from '@genasset/testing';
 
 /** The version id the fake Replicate's txt2img route pins. */
 export const SDXL_VERSION = '7762fd07cf82c948538e41f63f77d685e02b063e37e496e96eefd46c929f9bdc';
@@ -10,32 +8,25 @@ export const SDXL_VERSION = '7762fd07cf82c948538e41f63f77d685e02b063e37e496e96ee
  * a model's latest; its token read from REPLICATE_TEST_TOKEN) and a Cog backend `cog1` (upscale).
  */
 export function replicateBackendsFile(urls: { replicate: string; cog: string; callback: string }, over: Record<string, unknown> = {}): string {
-  const path = join(mkdtempSync(join(tmpdir(), 'replicate-')), 'backends.json');
-  writeFileSync(
-    path,
-    JSON.stringify({
-      backends: {
-        hosted: {
-          type: 'replicate',
-          url: urls.replicate,
-          credentials: { scheme: 'bearer', tokenEnv: 'REPLICATE_TEST_TOKEN' },
-          routes: ['txt2img', 'img2img'],
-          models: { txt2img: `stability-ai/sdxl:${SDXL_VERSION}`, img2img: 'black-forest-labs/flux-dev' },
-          inputs: { txt2img: { scheduler: 'K_EULER' } },
-          callbackUrl: urls.callback,
-          timeouts: { request: '2s', job: '20s' },
-          pollInterval: '100ms',
-          ...over,
-        },
-        cog1: {
-          type: 'cog',
-          url: urls.cog,
-          routes: ['upscale'],
-          timeouts: { request: '2s', job: '20s' },
-          pollInterval: '100ms',
-        },
-      },
-    }),
-  );
-  return path;
+  return writeBackendsFile({
+    hosted: {
+      type: 'replicate',
+      url: urls.replicate,
+      credentials: { scheme: 'bearer', tokenEnv: 'REPLICATE_TEST_TOKEN' },
+      routes: ['txt2img', 'img2img'],
+      models: { txt2img: `stability-ai/sdxl:${SDXL_VERSION}`, img2img: 'black-forest-labs/flux-dev' },
+      inputs: { txt2img: { scheduler: 'K_EULER' } },
+      callbackUrl: urls.callback,
+      timeouts: { request: '2s', job: '20s' },
+      pollInterval: '100ms',
+      ...over,
+    },
+    cog1: {
+      type: 'cog',
+      url: urls.cog,
+      routes: ['upscale'],
+      timeouts: { request: '2s', job: '20s' },
+      pollInterval: '100ms',
+    },
+  });
 }

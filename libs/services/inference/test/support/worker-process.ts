@@ -1,5 +1,17 @@
-import { freePort, s3Env, spawnTsProcess, testServices, waitFor, type SpawnedProcess } from '@genasset/testing';
-import type { InferenceHarness } from './inference-harness';
+import { randomBytes } from 'node:crypto';
+import { migrate } from '@genasset/persistence';
+import {
+  freePort,
+  primeConsumerGroups,
+  s3Env,
+  spawnTsProcess,
+  testServices,
+  waitFor,
+  type SpawnedProcess,
+  type Tenant,
+} from '@genasset/testing';
+import { INFERENCE_SCHEMA, INFERENCE_SERVICE } from '../../src';
+import { startInferenceHarness, type InferenceHarness } from './inference-harness';
 
 /**
  * An inference-worker as its own OS process, wired to the harness's database, broker, S3 and
@@ -41,4 +53,42 @@ export async function startWorkerProcess(
     what: 'the inference-worker process /readyz',
   });
   return { child, url };
+}
+
+/** A crash drill's set-up: job-, asset- and generation-service in the test process, workers as processes of their own. */
+export interface CrashDrill {
+  harness: InferenceHarness;
+  tenant: Tenant;
+  /** Starts a worker process with `env` (the backends file and what else the drill needs); resolves once it is ready. */
+  worker(env: Record<string, string>): Promise<{ child: SpawnedProcess; url: string }>;
+  /** SIGKILLs every worker started, then stops the harness. */
+  close(): Promise<void>;
+}
+
+/**
+ * The harness without a worker, the inference schema migrated and the worker's consumer group
+ * (prefixed `<name>-<random>.`, so drills never share one) primed, and a tenant: what every crash
+ * drill that SIGKILLs worker processes starts from.
+ */
+export async function startCrashDrill(name: string): Promise<CrashDrill> {
+  const groupPrefix = `${name}-${randomBytes(4).toString('hex')}.`;
+  const spawned: SpawnedProcess[] = [];
+  const harness = await startInferenceHarness({ worker: false });
+  try {
+    await migrate(harness.db, INFERENCE_SCHEMA);
+    await primeConsumerGroups(testServices().kafkaBrokers, [`${groupPrefix}${INFERENCE_SERVICE}`]);
+    const tenant = await harness.tenant();
+    return {
+      harness,
+      tenant,
+      worker: (env) => startWorkerProcess(harness, { groupPrefix, spawned, env }),
+      async close() {
+        await Promise.all(spawned.map((w) => w.kill('SIGKILL')));
+        await harness.close();
+      },
+    };
+  } catch (error) {
+    await harness.close();
+    throw error;
+  }
 }

@@ -18,8 +18,8 @@
  * comes until canceled), `prediction-fails` (status failed with an error). `health` sets the
  * health-check status. `post(...)` sends any callback (a forged one, or a replay of `webhooks[i]`).
  */
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo, Socket } from 'node:net';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { FakeServer } from '../fake-server';
 import { FakePredictions, isFinal, readJson, send, type FakePrediction, type FakePredictionFailure, type FakePredictionsOptions } from './fake-predictions';
 
 export interface SentWebhook {
@@ -34,10 +34,9 @@ export class FakeCog {
   readonly requests: { method: string; path: string; headers: IncomingMessage['headers']; body: Record<string, unknown> }[] = [];
   readonly webhooks: SentWebhook[] = [];
   health = 'READY';
-  private readonly connections = new Set<Socket>();
 
   private constructor(
-    private readonly server: Server,
+    private readonly server: FakeServer,
     options: FakePredictionsOptions,
   ) {
     this.predictions = new FakePredictions(
@@ -63,19 +62,14 @@ export class FakeCog {
   }
 
   static async start(options: FakePredictionsOptions = {}): Promise<FakeCog> {
-    const server = createServer();
+    const server = new FakeServer();
     const fake = new FakeCog(server, options);
-    server.on('request', (req, res) => void fake.handle(req, res).catch(() => res.destroy()));
-    server.on('connection', (socket) => {
-      fake.connections.add(socket);
-      socket.on('close', () => fake.connections.delete(socket));
-    });
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    await server.listen((req, res) => fake.handle(req, res));
     return fake;
   }
 
   get url(): string {
-    return `http://127.0.0.1:${(this.server.address() as AddressInfo).port}`;
+    return this.server.origin;
   }
 
   fail(mode: FakePredictionFailure | undefined): void {
@@ -93,8 +87,7 @@ export class FakeCog {
   async close(): Promise<void> {
     this.closed = true;
     this.predictions.close();
-    for (const socket of this.connections) socket.destroy();
-    await new Promise<void>((resolve) => this.server.close(() => resolve()));
+    await this.server.close();
   }
 
   private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {

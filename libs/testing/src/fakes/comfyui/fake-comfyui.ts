@@ -22,10 +22,11 @@
  * prompt — no queue, no history — as a restart would). Cancel mid-run is the real /interrupt.
  */
 import { randomUUID } from 'node:crypto';
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo, Socket } from 'node:net';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Socket } from 'node:net';
 import sharp from 'sharp';
 import { WebSocketServer, type WebSocket } from 'ws';
+import { FakeServer } from '../fake-server';
 import { FakeExecutor, type Graph, type HistoryEntry, type QueueItem } from './fake-comfyui-executor';
 
 export type FakeComfyuiFailure = 'down' | 'http-4xx' | 'http-5xx' | 'malformed' | 'never-ends' | 'drop-socket' | 'lose-job';
@@ -70,13 +71,12 @@ export class FakeComfyui {
   outputBytes?: (png: Buffer) => Buffer;
   private failure: FakeComfyuiFailure | undefined;
   private readonly sockets = new Map<string, WebSocket>();
-  private readonly connections = new Set<Socket>();
   private readonly executor: FakeExecutor;
   private readonly wss = new WebSocketServer({ noServer: true });
   private number = 0;
 
   private constructor(
-    private readonly server: Server,
+    private readonly server: FakeServer,
     /** Changeable by a test (e.g. `ignorePromptId` for the submissions that follow). */
     readonly options: FakeComfyuiOptions,
   ) {
@@ -97,20 +97,14 @@ export class FakeComfyui {
   private readonly lost = new Set<string>();
 
   static async start(options: FakeComfyuiOptions = {}): Promise<FakeComfyui> {
-    const server = createServer();
+    const server = new FakeServer();
     const fake = new FakeComfyui(server, options);
-    server.on('request', (req, res) => void fake.handle(req, res));
-    server.on('upgrade', (req, socket, head) => fake.upgrade(req, socket as Socket, head));
-    server.on('connection', (socket) => {
-      fake.connections.add(socket);
-      socket.on('close', () => fake.connections.delete(socket));
-    });
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    await server.listen((req, res) => fake.handle(req, res), (req, socket, head) => fake.upgrade(req, socket, head));
     return fake;
   }
 
   get url(): string {
-    return `http://127.0.0.1:${(this.server.address() as AddressInfo).port}`;
+    return this.server.origin;
   }
 
   /** Selects a failure mode (undefined: behave). */
@@ -132,8 +126,7 @@ export class FakeComfyui {
     this.executor.stop();
     for (const ws of this.sockets.values()) ws.terminate();
     this.wss.close();
-    for (const socket of this.connections) socket.destroy();
-    await new Promise<void>((resolve) => this.server.close(() => resolve()));
+    await this.server.close();
   }
 
   private send(type: string, data: Record<string, unknown>, clientId?: string): void {

@@ -19,9 +19,9 @@
  * `delayMs` holds every answered POST for a fixed time, as a model's generation time would
  * (bench/generation's remote-backend run: a backend that answers each job after 1 s).
  */
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo, Socket } from 'node:net';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import sharp from 'sharp';
+import { FakeServer } from '../fake-server';
 
 export type FakeOpenaiFailure = 'down' | 'http-4xx' | 'http-5xx' | 'malformed' | 'never-answers' | 'rate-limited';
 
@@ -63,29 +63,23 @@ export class FakeOpenai {
    */
   outputBytes?: (png: Buffer) => Buffer;
   private failure?: { mode: FakeOpenaiFailure; times: number; retryAfterS: number };
-  private readonly connections = new Set<Socket>();
   private readonly files = new Map<string, Buffer>();
 
   private constructor(
-    private readonly server: Server,
+    private readonly server: FakeServer,
     readonly options: FakeOpenaiOptions,
   ) {}
 
   static async start(options: FakeOpenaiOptions = {}): Promise<FakeOpenai> {
-    const server = createServer();
+    const server = new FakeServer();
     const fake = new FakeOpenai(server, options);
-    server.on('request', (req, res) => void fake.handle(req, res));
-    server.on('connection', (socket) => {
-      fake.connections.add(socket);
-      socket.on('close', () => fake.connections.delete(socket));
-    });
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    await server.listen((req, res) => fake.handle(req, res));
     return fake;
   }
 
   /** The API base URL, with its version (what a backends file names). */
   get url(): string {
-    return `http://127.0.0.1:${(this.server.address() as AddressInfo).port}/v1`;
+    return `${this.server.origin}/v1`;
   }
 
   /** Selects a failure mode (undefined: behave); `rate-limited` lasts `times` requests (default 1). */
@@ -99,8 +93,7 @@ export class FakeOpenai {
   }
 
   async close(): Promise<void> {
-    for (const socket of this.connections) socket.destroy();
-    await new Promise<void>((resolve) => this.server.close(() => resolve()));
+    await this.server.close();
   }
 
   private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {

@@ -23,8 +23,8 @@
  * `never-ends`, `prediction-fails`). `post(...)` sends a callback (forged, or `webhooks[i]` replayed).
  */
 import { createHash, createHmac, randomBytes } from 'node:crypto';
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo, Socket } from 'node:net';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { FakeServer } from '../fake-server';
 import type { SentWebhook } from '../cog/fake-cog';
 import { FakePredictions, send, type FakePrediction, type FakePredictionFailure, type FakePredictionsOptions } from '../cog/fake-predictions';
 
@@ -46,10 +46,9 @@ export class FakeReplicate {
   readonly webhooks: SentWebhook[] = [];
   readonly webhookSecret: string;
   private readonly files = new Map<string, Buffer>();
-  private readonly connections = new Set<Socket>();
 
   private constructor(
-    private readonly server: Server,
+    private readonly server: FakeServer,
     readonly options: FakeReplicateOptions,
   ) {
     this.webhookSecret = options.webhookSecret ?? `whsec_${randomBytes(24).toString('base64')}`;
@@ -78,19 +77,14 @@ export class FakeReplicate {
   }
 
   static async start(options: FakeReplicateOptions): Promise<FakeReplicate> {
-    const server = createServer();
+    const server = new FakeServer();
     const fake = new FakeReplicate(server, options);
-    server.on('request', (req, res) => void fake.handle(req, res).catch(() => res.destroy()));
-    server.on('connection', (socket) => {
-      fake.connections.add(socket);
-      socket.on('close', () => fake.connections.delete(socket));
-    });
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    await server.listen((req, res) => fake.handle(req, res));
     return fake;
   }
 
   get origin(): string {
-    return `http://127.0.0.1:${(this.server.address() as AddressInfo).port}`;
+    return this.server.origin;
   }
 
   /** The API base URL, with its version (what a backends file names). */
@@ -126,8 +120,7 @@ export class FakeReplicate {
   async close(): Promise<void> {
     this.predictions.close();
     this.trainings.close();
-    for (const socket of this.connections) socket.destroy();
-    await new Promise<void>((resolve) => this.server.close(() => resolve()));
+    await this.server.close();
   }
 
   private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {

@@ -14,6 +14,13 @@ export interface BackendFile {
   what: string;
   chunks: AsyncIterable<Buffer>;
   file: Omit<OutputFile, 'bytes' | 'mimeType'>;
+  /**
+   * The media type the backend declared, where its protocol carries one (the http engine's): bytes
+   * the sniffer knows keep their sniffed type, others the declared one; a file declared an image
+   * must be one (SVG, which the sniffer does not type, is checked where it becomes an asset).
+   * Absent: the file must be an image (the image backends).
+   */
+  declared?: string;
 }
 
 /**
@@ -25,7 +32,7 @@ export interface BackendFile {
  * same chunks (still limited) are gathered and the same check applied before writeOutput.
  */
 export async function storeBackendFile(ctx: EngineContext, label: string, mode: string, output: BackendFile): Promise<StoredOutput> {
-  const type = (head: Buffer) => imageTypeOf(head, label, mode, output.what);
+  const type = (head: Buffer) => typeOf(head, label, mode, output);
   if (ctx.writeOutputStream) return ctx.writeOutputStream({ file: output.file, chunks: output.chunks, type });
   const chunks: Buffer[] = [];
   for await (const chunk of output.chunks) chunks.push(chunk);
@@ -33,11 +40,15 @@ export async function storeBackendFile(ctx: EngineContext, label: string, mode: 
   return ctx.writeOutput({ ...output.file, bytes, mimeType: type(bytes.subarray(0, SNIFF_BYTES)) });
 }
 
-/** The image type the first bytes show, else an EngineError saying what the output is instead. */
-function imageTypeOf(head: Buffer, label: string, mode: string, what: string): string {
+/** The output's type from its first bytes (see BackendFile.declared), else an EngineError saying what the output is instead. */
+function typeOf(head: Buffer, label: string, mode: string, output: BackendFile): string {
   const found = sniff(head, head.length);
   if (found?.family === 'image') return found.mimeType;
-  throw new EngineError(`${label} produced ${what}, which is not an image (${mode} needs an image): ${describe(head, found)}`);
+  const declared = output.declared;
+  if (declared === 'image/svg+xml') return declared;
+  if (declared !== undefined && !declared.startsWith('image/')) return found?.mimeType ?? declared;
+  const needs = declared ? `declared ${declared}` : `${mode} needs an image`;
+  throw new EngineError(`${label} produced ${output.what}, which is not an image (${needs}): ${describe(head, found)}`);
 }
 
 /** What a refused output looks like, for the job's reason: another type, text (its start), empty or unknown bytes. */
@@ -51,9 +62,9 @@ function describe(head: Buffer, found: SniffedContent | undefined): string {
   return 'its first bytes are of no known format';
 }
 
-/** The refusal of an output past the limit, the same wherever the limit is found. */
-export function tooLarge(label: string, what: string, size: string, maxBytes: number): EngineError {
-  return new EngineError(`${label} produced ${what} of ${size} bytes; this worker takes at most ${maxBytes} (the backend's maxOutputBytes)`);
+/** The refusal of an output past the limit, the same wherever the limit is found; `setting` names where the limit is set. */
+export function tooLarge(label: string, what: string, size: string, maxBytes: number, setting = "the backend's maxOutputBytes"): EngineError {
+  return new EngineError(`${label} produced ${what} of ${size} bytes; this worker takes at most ${maxBytes} (${setting})`);
 }
 
 /**

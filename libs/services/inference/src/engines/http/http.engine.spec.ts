@@ -128,4 +128,32 @@ describe('http engine', () => {
       /invalid body: outputs.0.data is not base64/,
     );
   });
+
+  it('takes each output the one way of backend outputs: typed by its bytes, refused past maxOutputBytes before it is decoded', async () => {
+    const png = await drawPng(4, 4, () => [9, 9, 9]);
+    const mp4 = Buffer.concat([Buffer.from([0, 0, 0, 0x18]), Buffer.from('ftypisom'), Buffer.alloc(12)]);
+    handler = (_body, _req, res) =>
+      json(res, 200, {
+        outputs: [
+          // Declared JPEG, a PNG by its bytes: the bytes win.
+          { data: png.toString('base64'), mimeType: 'image/jpeg' },
+          { data: `data:video/mp4;base64,${mp4.toString('base64')}`, assetType: 'inference-custom' },
+          // A type the sniffer does not know keeps the declared one.
+          { data: Buffer.from('{"a":1}').toString('base64'), mimeType: 'application/json' },
+        ],
+      });
+    const ctx = fakeContext();
+    await engine().run(job('custom', { prompt: 'p' }), ctx);
+    expect(ctx.files.map((f) => f.mimeType)).toEqual(['image/png', 'video/mp4', 'application/json']);
+
+    handler = (_body, _req, res) => json(res, 200, { outputs: [{ data: png.toString('base64'), mimeType: 'image/png' }, { data: Buffer.alloc(2048, 1).toString('base64'), mimeType: 'image/png' }] });
+    await expect(engine({ maxOutputBytes: 1024 }).run(job('txt2img', { prompt: 'p' }), fakeContext())).rejects.toThrow(
+      'the inference server produced output 2 of 2048 bytes; this worker takes at most 1024 (INFERENCE_HTTP_MAX_OUTPUT_BYTES)',
+    );
+
+    handler = (_body, _req, res) => json(res, 200, { outputs: [{ data: Buffer.from('model returned a caption').toString('base64'), mimeType: 'image/png' }] });
+    await expect(engine().run(job('txt2img', { prompt: 'p' }), fakeContext())).rejects.toThrow(
+      'the inference server produced output 1, which is not an image (declared image/png): it is text ("model returned a caption")',
+    );
+  });
 });

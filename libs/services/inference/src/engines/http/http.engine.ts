@@ -8,6 +8,7 @@ import {
   type EngineResult,
   type StoredOutput,
 } from '../engine';
+import { base64Chunks, storeBackendFile, tooLarge } from '../backend/backend-outputs';
 import { str } from '../image/params';
 import { isResultMode, outputAssetType, TRAINING_ROUTE } from '../modes';
 import { modelFilesPrefix, putModelFile } from '../training/model-files';
@@ -22,7 +23,15 @@ export interface HttpEngineSettings {
   retryDelayMs: number;
   /** Largest request body (inline images), bytes. */
   maxRequestBytes?: number;
+  /** Largest output file taken from the server, bytes (INFERENCE_HTTP_MAX_OUTPUT_BYTES; default 64 MiB). */
+  maxOutputBytes?: number;
 }
+
+/** How the job's reasons name the server (and where its output limit is set). */
+const LABEL = 'the inference server';
+const LIMIT_SETTING = 'INFERENCE_HTTP_MAX_OUTPUT_BYTES';
+
+const DEFAULT_MAX_OUTPUT_BYTES = 64 * 1024 * 1024;
 
 /** Version tag of the request body; a server can refuse versions it does not know. */
 export const HTTP_CONTRACT = 'genasset.inference.v1';
@@ -38,7 +47,10 @@ interface ServerOutput {
 /**
  * Forwards a mode to an inference server (docs/engines.md, "HTTP engine
  * contract"): one POST with the request and its images inline as data URLs,
- * answered with the output files (base64) and result fields. Transient
+ * answered with the output files (base64) and result fields. Each output file
+ * takes the one path of backend outputs (storeBackendFile: limited to
+ * maxOutputBytes before it is decoded, typed by its first bytes, streamed into
+ * the object store). Transient
  * failures (5xx, 408, 429, timeouts, connection errors) are retried with
  * exponential backoff; a refusal (other 4xx) or the last failure fails the job
  * with a reason that says what happened, never the server's internals beyond
@@ -188,20 +200,24 @@ export class HttpEngine implements Engine {
     const defaultParent =
       (picture ? images.get(picture)?.assetId : undefined) ?? str(job.input.imageParentId);
     const outputs: StoredOutput[] = [];
+    const maxBytes = this.settings.maxOutputBytes ?? DEFAULT_MAX_OUTPUT_BYTES;
     for (const [i, file] of (files as ServerOutput[]).entries()) {
-      const decoded = decodeFile(file, i);
+      const encoded = encodedFile(file, i);
+      const what = `output ${i + 1}`;
+      const parentAssetId = str(file.parentAssetId) ?? defaultParent;
       outputs.push(
-        await ctx.writeOutput({
-          bytes: decoded.bytes,
-          mimeType: decoded.mimeType,
-          assetType: str(file.assetType) ?? outputAssetType(job.mode),
-          ...((str(file.parentAssetId) ?? defaultParent)
-            ? { parentAssetId: str(file.parentAssetId) ?? defaultParent }
-            : {}),
-          metadata:
-            file.metadata && typeof file.metadata === 'object' && !Array.isArray(file.metadata)
-              ? (file.metadata as Record<string, unknown>)
-              : {},
+        await storeBackendFile(ctx, LABEL, job.mode, {
+          what,
+          chunks: base64Chunks(encoded.base64, maxBytes, (size) => tooLarge(LABEL, what, size, maxBytes, LIMIT_SETTING)),
+          declared: encoded.mimeType,
+          file: {
+            assetType: str(file.assetType) ?? outputAssetType(job.mode),
+            ...(parentAssetId ? { parentAssetId } : {}),
+            metadata:
+              file.metadata && typeof file.metadata === 'object' && !Array.isArray(file.metadata)
+                ? (file.metadata as Record<string, unknown>)
+                : {},
+          },
         }),
       );
     }
@@ -224,7 +240,8 @@ function parseAnswer(text: string): Record<string, unknown> {
   throw new EngineError('the inference server answered with an invalid body: expected a JSON object');
 }
 
-function decodeFile(file: ServerOutput, index: number): { bytes: Buffer; mimeType: string } {
+/** An output file of the answer as it came: its declared type and base64 text, checked but not decoded. */
+function encodedFile(file: ServerOutput, index: number): { base64: string; mimeType: string } {
   const data = str(file.data);
   if (!data)
     throw new EngineError(
@@ -241,12 +258,17 @@ function decodeFile(file: ServerOutput, index: number): { bytes: Buffer; mimeTyp
     throw new EngineError(
       `the inference server answered with an invalid body: outputs.${index}.data is not base64`,
     );
-  const bytes = Buffer.from(base64, 'base64');
-  if (bytes.length === 0)
+  if (base64.replace(/\s/g, '').length === 0)
     throw new EngineError(
       `the inference server answered with an invalid body: outputs.${index}.data is empty`,
     );
-  return { bytes, mimeType };
+  return { base64, mimeType };
+}
+
+/** A trained model's file, decoded whole (model files are not assets: they go to the model's storage as they are). */
+function decodeFile(file: ServerOutput, index: number): { bytes: Buffer; mimeType: string } {
+  const { base64, mimeType } = encodedFile(file, index);
+  return { bytes: Buffer.from(base64, 'base64'), mimeType };
 }
 
 /** The server's own error message (`error` or `message` of a JSON body), short and single-line. */
