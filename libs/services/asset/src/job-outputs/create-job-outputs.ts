@@ -79,9 +79,10 @@ export class CreateJobOutputs {
           ...(parentIds.length ? [{ id: { in: parentIds }, projectId: tenant.projectId }] : []),
         ],
       },
-      select: { id: true, projectId: true, jobId: true, outputIndex: true },
+      select: { id: true, projectId: true, jobId: true, outputIndex: true, rootParentId: true },
     });
-    const found = new Set(rows.filter((a) => a.projectId === tenant.projectId).map((a) => a.id));
+    // The parents' lineage, read here once: the writer does not read each parent again.
+    const found = new Map(rows.filter((a) => a.projectId === tenant.projectId).map((a) => [a.id, { rootParentId: a.rootParentId }]));
     for (const parentId of parentIds) {
       if (!found.has(parentId))
         throw new UnusableOutput(
@@ -123,12 +124,14 @@ export class CreateJobOutputs {
         kind: content.kind,
         mimeType: content.mimeType,
         ...(output.name ? { name: output.name } : {}),
-        ...(output.parentAssetId ? { parentId: output.parentAssetId } : {}),
+        ...(output.parentAssetId ? { parentId: output.parentAssetId, parentLineage: found.get(output.parentAssetId)! } : {}),
         ...(runsModel ? { inferenceId: jobId, modelId: data.modelId } : {}),
         jobId,
         outputIndex,
         storageKey: output.key,
         ...(content.renditionKey ? { renditionKey: content.renditionKey } : {}),
+        // The worker wrote the output and describeOutput its rendition straight to storage: no pending cleanup to cancel.
+        pendingCleanup: false,
         properties: content.properties,
         metadata: output.metadata,
         ...(content.embedding ? { embedding: content.embedding } : {}),
