@@ -28,8 +28,8 @@ const SECONDS = Number(env.BENCH_SECONDS ?? 20);
 const ENGINE_RUNS = Number(env.BENCH_ENGINE_RUNS ?? 100);
 /** BENCH_BACKEND=openai: the remote-backend run (remote.ts) instead of pixelate on the image engine. */
 const REMOTE = env.BENCH_BACKEND === 'openai';
-// A remote job holds a worker slot while the backend works: the most one process runs (64).
-const CONCURRENCY = env.BENCH_INFERENCE_CONCURRENCY ?? (REMOTE ? '64' : '4');
+// A job waiting on a remote backend holds no worker slot (the backend's concurrency, 256, bounds it).
+const CONCURRENCY = env.BENCH_INFERENCE_CONCURRENCY ?? '4';
 const FETCH_MAX_WAIT = env.BENCH_FETCH_MAX_WAIT ?? '10ms';
 const IDLE_SECONDS = Number(env.BENCH_IDLE_SECONDS ?? 5);
 

@@ -158,4 +158,37 @@ describe('leased work (LeaseTable, TaskLoop) on PostgreSQL', () => {
       await loop.stop();
     }
   });
+
+  it('TaskLoop: a task that freed its slot (it waits on a remote server) runs on while its slot takes more work', async () => {
+    const ids = Array.from({ length: 200 }, (_, i) => `w${String(i).padStart(3, '0')}`);
+    await queue(...ids);
+    const waiting = new Set<string>();
+    let holding = 0;
+    let mostHolding = 0;
+    let answer!: () => void;
+    // The "backend" answers every job at once, and only once all 200 wait on it: in waves of 8 it never would.
+    const answered = new Promise<void>((resolve) => (answer = resolve));
+    const loop = new TaskLoop(
+      { name: 'LeasedWorkTest', concurrency: 8, pollIntervalMs: 60_000, db, channel: CHANNEL },
+      async (room) =>
+        (await claim(room)).map((item): ClaimedTask => async (_signal, freeSlot) => {
+          mostHolding = Math.max(mostHolding, ++holding);
+          await new Promise((resolve) => setImmediate(resolve)); // the submit
+          holding--;
+          freeSlot();
+          waiting.add(item.id);
+          if (waiting.size === ids.length) answer();
+          await answered;
+          await run(JOBS.end(item.id, item.claim_token, { set: `status = 'done'` }));
+        }),
+    );
+    await loop.start();
+    try {
+      await waitFor(() => waiting.size === ids.length, { timeoutMs: 30_000 });
+      await waitFor(async () => (await db.query(`SELECT 1 FROM lw.jobs WHERE status <> 'done'`)).length === 0);
+      expect(mostHolding).toBeLessThanOrEqual(8);
+    } finally {
+      await loop.stop();
+    }
+  });
 });

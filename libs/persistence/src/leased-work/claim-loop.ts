@@ -155,9 +155,12 @@ export class ClaimLoop {
 /**
  * A claimed piece of work. `signal` aborts when the process stops (after the
  * drain timeout, if any): the task must give its claim back (another replica
- * takes it at once) rather than finish.
+ * takes it at once) rather than finish. `freeSlot()` says the task now only
+ * waits on something elsewhere (a remote server's answer): its slot goes to
+ * other work at once, while the task itself runs on (and still counts for
+ * the drain at `stop()`).
  */
-export type ClaimedTask = (signal: AbortSignal) => Promise<void>;
+export type ClaimedTask = (signal: AbortSignal, freeSlot: () => void) => Promise<void>;
 
 export interface TaskLoopOptions extends ClaimLoopOptions {
   /** Tasks run at once by this process. */
@@ -172,11 +175,15 @@ export interface TaskLoopOptions extends ClaimLoopOptions {
  * each claimed row's task, and when one ends claims again at once only if work
  * may be waiting — the last claim filled every slot, a NOTIFY or `wake()` came
  * since, or no NOTIFY can come — so an idle queue costs no claim per task.
+ * A task that frees its slot early (it only waits on a remote server) makes
+ * room the same way, and runs on outside the `concurrency` count.
  */
 export class TaskLoop {
   private readonly logger: Logger;
   private readonly loop: ClaimLoop;
   private readonly tasks = new Set<Promise<void>>();
+  /** Tasks holding one of the `concurrency` slots (the others have freed theirs: `ClaimedTask`). */
+  private occupied = 0;
   private readonly abort = new AbortController();
   /** Whether queued work may be waiting (see the class comment); cleared just before each claim. */
   private mayHaveWork = true;
@@ -229,7 +236,7 @@ export class TaskLoop {
   }
 
   private async round(): Promise<boolean> {
-    const room = this.options.concurrency - this.tasks.size;
+    const room = this.options.concurrency - this.occupied;
     if (room <= 0) return false;
     // Cleared before the claim: a NOTIFY arriving meanwhile sets it again.
     this.mayHaveWork = false;
@@ -247,12 +254,20 @@ export class TaskLoop {
   }
 
   private launch(task: ClaimedTask): void {
-    const running: Promise<void> = task(this.abort.signal)
+    this.occupied++;
+    let holdsSlot = true;
+    const freeSlot = () => {
+      if (!holdsSlot) return;
+      holdsSlot = false;
+      this.occupied--;
+      // Without NOTIFY (LISTEN failed, no database connection) nothing else says when work came.
+      if (this.mayHaveWork || !this.loop.listening) this.loop.wake();
+    };
+    const running: Promise<void> = task(this.abort.signal, freeSlot)
       .catch((error: unknown) => this.logger.error(`task failed unexpectedly: ${errorMessage(error)}`))
       .finally(() => {
         this.tasks.delete(running);
-        // Without NOTIFY (LISTEN failed, no database connection) nothing else says when work came.
-        if (this.mayHaveWork || !this.loop.listening) this.loop.wake();
+        freeSlot();
       });
     this.tasks.add(running);
   }

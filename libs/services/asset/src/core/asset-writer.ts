@@ -28,6 +28,11 @@ export interface NewAsset {
   tags?: string[];
   /** A derived asset's parent (same project); the root is the parent's root, or the parent itself. */
   parentId?: string;
+  /**
+   * The parent's lineage when the caller has just read the parent in this transaction, in the same
+   * project (job outputs read their parents anyway): the parent is not read a second time.
+   */
+  parentLineage?: { rootParentId: string | null };
   inferenceId?: string;
   /** Only on outputs of an inference of this model (the `modelId` list filter relies on it). */
   modelId?: string;
@@ -37,6 +42,11 @@ export interface NewAsset {
   storageKey: string;
   renditionKey?: string;
   thumbnailKey?: string;
+  /**
+   * false: the objects never had a pending cleanup to cancel (they were not written through
+   * StoredObjects.put: a job's outputs and their renditions), so `keep` is skipped. Default true.
+   */
+  pendingCleanup?: boolean;
   properties: Record<string, unknown>;
   metadata?: Record<string, unknown>;
   embedding?: number[];
@@ -67,7 +77,11 @@ export class AssetWriter {
   ) {}
 
   async create(tx: Tx, input: NewAsset): Promise<Asset> {
-    const lineage = input.parentId ? await this.lineage(tx, input.owner.projectId, input.parentId) : {};
+    const lineage = !input.parentId
+      ? {}
+      : input.parentLineage
+        ? { parentId: input.parentId, rootParentId: input.parentLineage.rootParentId ?? input.parentId }
+        : await this.lineage(tx, input.owner.projectId, input.parentId);
     const asset = await this.assets.insert(tx, {
       id: input.id ?? newAssetId(),
       teamId: input.owner.teamId,
@@ -93,7 +107,8 @@ export class AssetWriter {
       metadata: (input.metadata ?? {}) as Prisma.InputJsonObject,
       embedding: input.embedding ?? [],
     });
-    await this.objects.keep(tx, [asset.storageKey, asset.renditionKey, asset.thumbnailKey].filter((k): k is string => !!k));
+    if (input.pendingCleanup !== false)
+      await this.objects.keep(tx, [asset.storageKey, asset.renditionKey, asset.thumbnailKey].filter((k): k is string => !!k));
     await this.facts.created(tx, [asset]);
     return asset;
   }

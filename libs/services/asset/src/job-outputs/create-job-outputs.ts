@@ -76,7 +76,8 @@ export class CreateJobOutputs {
     const parentIds = [...new Set(data.outputs.map((o) => o.parentAssetId).filter((p): p is string => !!p))];
     // One read for both: the job's outputs made by an earlier delivery, and the parents still in the project.
     const rows = await this.outputs.madeOrParents(tx, jobId, tenant.projectId, parentIds);
-    const found = new Set(rows.filter((a) => a.projectId === tenant.projectId).map((a) => a.id));
+    // The parents' lineage, read here once: the writer does not read each parent again.
+    const found = new Map(rows.filter((a) => a.projectId === tenant.projectId).map((a) => [a.id, { rootParentId: a.rootParentId }]));
     for (const parentId of parentIds) {
       if (!found.has(parentId))
         throw new UnusableOutput(
@@ -118,12 +119,14 @@ export class CreateJobOutputs {
         kind: content.kind,
         mimeType: content.mimeType,
         ...(output.name ? { name: output.name } : {}),
-        ...(output.parentAssetId ? { parentId: output.parentAssetId } : {}),
+        ...(output.parentAssetId ? { parentId: output.parentAssetId, parentLineage: found.get(output.parentAssetId)! } : {}),
         ...(runsModel ? { inferenceId: jobId, modelId: data.modelId } : {}),
         jobId,
         outputIndex,
         storageKey: output.key,
         ...(content.renditionKey ? { renditionKey: content.renditionKey } : {}),
+        // The worker wrote the output and describeOutput its rendition straight to storage: no pending cleanup to cancel.
+        pendingCleanup: false,
         properties: content.properties,
         metadata: output.metadata,
         ...(content.embedding ? { embedding: content.embedding } : {}),

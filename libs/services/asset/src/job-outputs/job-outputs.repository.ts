@@ -12,10 +12,10 @@ export class JobOutputsRepository {
     jobId: string,
     projectId: string,
     parentIds: readonly string[],
-  ): Promise<Pick<Asset, 'id' | 'projectId' | 'jobId' | 'outputIndex'>[]> {
+  ): Promise<Pick<Asset, 'id' | 'projectId' | 'jobId' | 'outputIndex' | 'rootParentId'>[]> {
     return tx.asset.findMany({
       where: { OR: [{ jobId }, ...(parentIds.length ? [{ id: { in: [...parentIds] }, projectId }] : [])] },
-      select: { id: true, projectId: true, jobId: true, outputIndex: true },
+      select: { id: true, projectId: true, jobId: true, outputIndex: true, rootParentId: true },
     });
   }
 }

@@ -91,6 +91,12 @@ export interface EngineContext {
   signal: AbortSignal;
   /** Object storage, for work whose files are not assets (trained model files, archives). */
   store?: ObjectStore;
+  /**
+   * The job now only waits on a remote server that bounds its own concurrency (an OpenAI-compatible
+   * server's answer, a submitted backend task): the worker's slot (`INFERENCE_CONCURRENCY`) goes to
+   * another job while this one runs on. Called once the backend's own slot is the job's.
+   */
+  waiting?(): void;
 }
 
 /** What an engine produced: stored outputs (become assets) and fields for the job's `output`. */

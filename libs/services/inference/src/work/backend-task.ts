@@ -72,6 +72,8 @@ export async function runBackendTask(
       task.handle = await engine.submit(job, ctx, task.submission);
       await record(task.handle);
     }
+    // Submitted and its handle stored: the job waits on the backend (callback or polling), not on a worker slot.
+    ctx.waiting?.();
     return await engine.collect(job, ctx, { submission: task.submission, handle: task.handle });
   } catch (error) {
     if (run.stopReason === 'canceled' && task) await cancel(task);

@@ -19,6 +19,13 @@ describe('worker input cache', () => {
     expect(cache.has('a')).toBe(false);
   });
 
+  it('serves an object written once (an asset\'s) without a version to compare', () => {
+    const cache = new InputCache(100);
+    expect(cache.getWrittenOnce('a')).toBeUndefined();
+    cache.set('a', info('a', '"v1"'), Buffer.from('abc'));
+    expect(cache.getWrittenOnce('a')?.bytes.toString()).toBe('abc');
+  });
+
   it('keeps at most its byte budget, evicting the least recently used first, and never keeps oversized objects', () => {
     const cache = new InputCache(10, 6);
     cache.set('a', info('a', 'a', 4), Buffer.alloc(4));

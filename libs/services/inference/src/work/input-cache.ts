@@ -39,6 +39,18 @@ export class InputCache {
     return { bytes: entry.bytes, contentType: entry.contentType };
   }
 
+  /**
+   * The cached bytes of a key whose content never changes (an asset's objects are written once,
+   * under fresh keys: asset-service's object-keys), without asking storage for its version.
+   */
+  getWrittenOnce(key: string): { bytes: Buffer; contentType: string } | undefined {
+    const entry = this.entries.get(key);
+    if (!entry) return undefined;
+    this.entries.delete(key);
+    this.entries.set(key, entry);
+    return { bytes: entry.bytes, contentType: entry.contentType };
+  }
+
   /** Whether an object of this key was read before (only then is a HEAD worth asking first). */
   has(key: string): boolean {
     return this.entries.has(key);

@@ -16,8 +16,10 @@ const INPUT_CACHE_BYTES = 64 * 1024 * 1024;
  * Reads a job's inputs from object storage (claim check): an asset id is
  * resolved to its original object by asset-service (AssetsApi.objects, scoped
  * to the job's project); a stored-input key is read directly, and only when it
- * lies under the job's project. An input read before is served from memory
- * while storage still holds the same version of it (one HEAD instead of
+ * lies under the job's project. An input read before is served from memory:
+ * an asset's object whenever asset-service still names it (an asset's objects
+ * are written once, under fresh keys, so the name is the version), a stored
+ * input while storage still holds the same version of it (one HEAD instead of
  * reading the object again).
  */
 @Injectable()
@@ -64,6 +66,7 @@ export class InputReader {
       const bytes = await this.bytes(
         object.key,
         `${field}: the content of asset ${reference} is missing from storage`,
+        { writtenOnce: true },
       );
       return { bytes, mimeType: object.mimeType, assetId: reference, field };
     }
@@ -76,12 +79,19 @@ export class InputReader {
     throw new EngineError(`${field} is neither an asset id nor an uploaded input`);
   }
 
-  private async bytes(key: string, missing: string): Promise<Buffer> {
-    return (await this.get(key, missing)).bytes;
+  private async bytes(key: string, missing: string, options: { writtenOnce?: boolean } = {}): Promise<Buffer> {
+    return (await this.get(key, missing, options)).bytes;
   }
 
-  private async get(key: string, missing: string): Promise<{ bytes: Buffer; contentType: string }> {
-    if (this.cache.has(key)) {
+  private async get(
+    key: string,
+    missing: string,
+    options: { writtenOnce?: boolean } = {},
+  ): Promise<{ bytes: Buffer; contentType: string }> {
+    if (options.writtenOnce) {
+      const kept = this.cache.getWrittenOnce(key);
+      if (kept) return kept;
+    } else if (this.cache.has(key)) {
       let current;
       try {
         current = await this.store.head(key);

@@ -33,6 +33,8 @@ export interface Running {
   heldUntil?: number;
   /** The backend task of this run, once submitted (or meant to be). */
   backendTask?: BackendTask;
+  /** Gives the run's worker slot to other work while the run waits on a remote server (EngineContext.waiting). */
+  freeSlot?: () => void;
 }
 
 /** Job progress: 0.05 when an engine starts, engine progress mapped into 0.1–0.9, 0.95 when finalizing. */
@@ -142,6 +144,7 @@ export class JobExecution {
         await this.lease.report(run, value);
       },
       signal: run.controller.signal,
+      ...(run.freeSlot ? { waiting: run.freeSlot } : {}),
     };
     try {
       await this.lease.report(run, START);

@@ -87,7 +87,8 @@ export class WorkRunner {
     const controller = new AbortController();
     const entry: Running = { item, controller };
     this.running.set(item.jobId, entry);
-    return async (stopping) => {
+    return async (stopping, freeSlot) => {
+      entry.freeSlot = freeSlot;
       const onStop = () => this.stopRun(item.jobId, 'shutdown');
       stopping.addEventListener('abort', onStop);
       try {

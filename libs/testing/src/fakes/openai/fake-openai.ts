@@ -34,6 +34,11 @@ export interface FakeOpenaiOptions {
   chatReply?: (body: ChatRequest) => string;
   /** Fixed time each POST (image, chat, embedding call) takes before its answer (default 0). */
   delayMs?: number;
+  /**
+   * Holds every POST until this many are in flight at once, then answers them all (and later ones
+   * at once): a test that the server really gets that many jobs at the same time.
+   */
+  answerWhenInFlight?: number;
 }
 
 export interface ChatRequest {
@@ -64,6 +69,7 @@ export class FakeOpenai {
   outputBytes?: (png: Buffer) => Buffer;
   private failure?: { mode: FakeOpenaiFailure; times: number; retryAfterS: number };
   private readonly files = new Map<string, Buffer>();
+  private gate?: { open: Promise<void>; release: () => void };
 
   private constructor(
     private readonly server: FakeServer,
@@ -138,6 +144,15 @@ export class FakeOpenai {
     if (req.method === 'POST') {
       this.peakInFlight = Math.max(this.peakInFlight, ++this.inFlight);
       res.once('close', () => this.inFlight--);
+      const together = this.options.answerWhenInFlight;
+      if (together !== undefined) {
+        if (!this.gate) {
+          let release!: () => void;
+          this.gate = { open: new Promise<void>((resolve) => (release = resolve)), release };
+        }
+        if (this.peakInFlight >= together) this.gate.release();
+        await this.gate.open;
+      }
     }
     if (req.method === 'POST' && this.options.delayMs) await new Promise((r) => setTimeout(r, this.options.delayMs));
     try {

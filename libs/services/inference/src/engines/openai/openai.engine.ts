@@ -44,6 +44,8 @@ export class OpenaiEngine implements ServerEngine {
     const release = await this.slots.acquire(ctx.signal).catch(() => {
       throw new EngineAborted();
     });
+    // From here the job waits on the server (its concurrency is the limit), not on this process.
+    ctx.waiting?.();
     const deadline = AbortSignal.timeout(this.config.timeouts.job);
     const signal = AbortSignal.any([ctx.signal, deadline]);
     try {
