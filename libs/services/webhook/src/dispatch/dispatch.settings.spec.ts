@@ -9,7 +9,9 @@ describe('dispatchSettings', () => {
       maxAttempts: 3,
       timeoutMs: 30_000,
       leaseMs: 60_000,
-      pollIntervalMs: 500,
+      // NOTIFY and the worker's own retry times wake it; the poll is a safety net (docs/webhooks.md).
+      pollIntervalMs: 10_000,
+      recheckAfterMs: 100,
     });
     expect(settings.drainTimeoutMs).toBe(20_000); // SHUTDOWN_GRACE 25 s minus 5 s to record
   });
