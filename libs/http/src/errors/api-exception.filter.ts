@@ -26,6 +26,8 @@ export class ApiExceptionFilter implements ExceptionFilter {
       );
     }
     if (reply.sent) return;
+    // A 503 is worth retrying (an overloaded database, a dependency not ready): say when.
+    if (status === 503 && !reply.hasHeader('retry-after')) void reply.header('retry-after', '1');
     void reply.status(status).header('content-type', 'application/json; charset=utf-8').send(body);
   }
 }

@@ -195,6 +195,15 @@ describe('error bodies', () => {
     expect(JSON.stringify(logged)).toContain('hunter2');
   });
 
+  it('answers a database too busy to start a transaction with a retryable 503 and Retry-After', async () => {
+    const res = await app.inject({ method: 'GET', url: '/v1/things/busy' });
+    expect(res.statusCode).toBe(503);
+    expect(res.headers['retry-after']).toBe('1');
+    const body = res.json();
+    expectErrorBody(body, 'service_unavailable');
+    expect(body.error).toBe('The service is busy: try again in a moment');
+  });
+
   it('gives each error its own id', async () => {
     const a = (await app.inject({ method: 'GET', url: '/v1/nope' })).json();
     const b = (await app.inject({ method: 'GET', url: '/v1/nope' })).json();

@@ -13,7 +13,28 @@ export function toApiError(exception: unknown): ApiError {
   if (exception instanceof HttpException) return fromHttpException(exception);
   const status = clientErrorStatus(exception);
   if (status !== undefined) return fromFrameworkError(exception as Error & { code?: unknown }, status);
+  if (isDatabaseBusy(exception))
+    return new ApiError(
+      HttpStatus.SERVICE_UNAVAILABLE,
+      ApiErrorCode.serviceUnavailable,
+      'The service is busy: try again in a moment',
+      {},
+      { cause: exception },
+    );
   return ApiError.internal(exception);
+}
+
+/**
+ * Prisma's "timed out fetching a connection from the pool" (P2024) and "unable
+ * to start a transaction in the given time" (P2028): the database is
+ * overloaded, nothing was written, and the same request may well succeed a
+ * moment later — a 503 the client can retry, not a 500. Matched by name and
+ * code because each service has its own generated Prisma client class.
+ */
+function isDatabaseBusy(exception: unknown): boolean {
+  if (!(exception instanceof Error) || exception.name !== 'PrismaClientKnownRequestError') return false;
+  const code = (exception as { code?: unknown }).code;
+  return code === 'P2024' || code === 'P2028';
 }
 
 const INVALID_JSON_MESSAGE = new errorCodes.FST_ERR_CTP_INVALID_JSON_BODY().message;

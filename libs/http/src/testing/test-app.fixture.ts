@@ -149,6 +149,15 @@ class ThingsController {
     throw ApiError.notFound('Thing', 'thing_1');
   }
 
+  /** What Prisma throws when no connection or transaction could be had in time (an overloaded database). */
+  @Get('busy')
+  busy(): never {
+    throw Object.assign(new Error('Transaction API error: Unable to start a transaction in the given time.'), {
+      name: 'PrismaClientKnownRequestError',
+      code: 'P2028',
+    });
+  }
+
   @Get('boom')
   boom(): never {
     throw new Error('password=hunter2 at db.internal:5432');
