@@ -31,8 +31,9 @@ export const webhookEnv = commonEnv.pick({ DATA_DIR: true, NODE_ENV: true }).ext
   /** A worker's claim on a delivery lasts WEBHOOK_TIMEOUT + this; after a crash the delivery is attempted again once it passes. */
   WEBHOOK_LEASE_MARGIN: vars.duration('30s'),
   /**
-   * A delivery that waited in a worker longer than this for its endpoint's slot is checked against the
-   * endpoint as stored before it starts (paused, deleted or re-pointed meanwhile); 0 checks every one that waited.
+   * A delivery starts only if its worker read its endpoint (a claim, the intake, a check) less than this
+   * ago and found the same URL and secret; otherwise the endpoint is read first (paused, deleted or
+   * re-pointed meanwhile). 0 reads it before every start.
    */
   WEBHOOK_RECHECK_AFTER: vars.duration('100ms'),
   /** Safety-net poll for due deliveries when no NOTIFY arrives (missed notifications, another replica's retries). */

@@ -67,7 +67,7 @@ describe('resending a delivery', () => {
       WEBHOOK_TIMEOUT: '5s',
       // One attempt in flight per endpoint: a held attempt keeps the next delivery waiting in the queue.
       WEBHOOK_ENDPOINT_CONCURRENCY: '1',
-      // Every delivery that waited for the slot is checked before it starts, however briefly it waited.
+      // The endpoint is read before every start, however recently it was read.
       WEBHOOK_RECHECK_AFTER: '0ms',
     });
     harness = fixture.harness;

@@ -29,6 +29,11 @@ import { WebhookSender, type SignedPost } from './webhook-sender';
 /** How long a small wave of outcomes waits for more before it is recorded (AttemptRecorder). */
 const RECORD_LINGER_MS = 20;
 
+/** What a read of an endpoint found, and when it began (this process's clock). */
+interface EndpointRead extends EndpointTarget {
+  at: number;
+}
+
 export interface WorkerStats {
   claimed: number;
   /** Deliveries the intake of this process handed over as it wrote them (no claim). */
@@ -82,6 +87,12 @@ export class DeliveryWorker implements DeliveryHandoffPort {
    */
   private readonly unchecked: ClaimedDelivery[] = [];
   private checking?: Promise<void>;
+  /**
+   * Endpoint → the last read of it this process made (a claim, the intake of a hand-off, a check):
+   * when it began, and the URL and sealed secret it found. A delivery starts unchecked only on a
+   * read younger than `recheckAfterMs` that found what the delivery carries (pump).
+   */
+  private readonly endpointReads = new Map<string, EndpointRead>();
   private readonly counts = { claimed: 0, handedOver: 0, attempted: 0, givenBack: 0, checked: 0, checks: 0 };
 
   constructor(
@@ -235,7 +246,8 @@ export class DeliveryWorker implements DeliveryHandoffPort {
     this.counts.handedOver += arrived.length;
     webhookDispatchTaken.inc({ source: 'handoff' }, arrived.length);
     this.board.add(arrived, true);
-    this.pump(new Set(arrived));
+    this.noteReads(arrived);
+    this.pump();
   }
 
   /** Asks for a claim round now (NOTIFY, room made by finished attempts, a retry falling due). */
@@ -266,7 +278,8 @@ export class DeliveryWorker implements DeliveryHandoffPort {
       this.counts.claimed += claimed;
       if (claimed > 0) webhookDispatchTaken.inc({ source: 'claim' }, claimed);
       this.board.add(deliveries);
-      this.pump(new Set(deliveries));
+      this.noteReads(deliveries);
+      this.pump();
     }
     this.limited = want === 0 || claimed === want || more;
     // A full batch means more is due: claim again as soon as there is room for a worthwhile batch.
@@ -277,13 +290,12 @@ export class DeliveryWorker implements DeliveryHandoffPort {
    * Starts every claimed delivery whose endpoint and the process have a free
    * slot, except those that waited so long (a slow endpoint ahead of them)
    * that their attempt might outlive their lease: those go back to the shared
-   * queue at once, to be claimed afresh. `fresh` are the deliveries just
-   * claimed or handed over, whose endpoint the claim or the intake has just
-   * read. A delivery that waited in the board longer than `recheckAfterMs`
-   * since its lease is checked first (checkWaited); within that time the
-   * recall notice of a pause, delete or re-point is what holds it back.
+   * queue at once, to be claimed afresh. A delivery whose endpoint this process
+   * has not read within `recheckAfterMs`, or read with another URL or secret,
+   * is checked first (checkWaited); within that time the recall notice of a
+   * pause, delete or re-point is what holds it back.
    */
-  private pump(fresh?: ReadonlySet<ClaimedDelivery>): void {
+  private pump(): void {
     const now = Date.now();
     const lapsed: ClaimedDelivery[] = [];
     for (let delivery = this.board.next(); delivery; delivery = this.board.next()) {
@@ -294,25 +306,48 @@ export class DeliveryWorker implements DeliveryHandoffPort {
       ) {
         this.board.done(delivery);
         lapsed.push(delivery);
-      } else if (fresh?.has(delivery) || now - delivery.leasedAt < this.settings.recheckAfterMs) this.launch(delivery);
+        continue;
+      }
+      const read = this.endpointReads.get(delivery.endpointId);
+      if (
+        read !== undefined &&
+        now - read.at < this.settings.recheckAfterMs &&
+        read.url === delivery.url &&
+        read.secretCiphertext === delivery.secretCiphertext
+      )
+        this.launch(delivery);
       else this.unchecked.push(delivery);
     }
     if (lapsed.length > 0) void this.giveBack(lapsed);
     if (this.unchecked.length > 0) this.checkWaited();
   }
 
+  /** A claim or the intake has just read these deliveries' endpoints (at their lease). */
+  private noteReads(deliveries: readonly ClaimedDelivery[]): void {
+    for (const d of deliveries) this.noteRead(d.endpointId, { at: d.leasedAt, url: d.url, secretCiphertext: d.secretCiphertext });
+  }
+
+  private noteRead(endpointId: string, read: EndpointRead): void {
+    const known = this.endpointReads.get(endpointId);
+    if (known && known.at > read.at) return;
+    // One entry per endpoint with work here lately; a process serving very many endpoints starts over.
+    if (!known && this.endpointReads.size >= 10_000) this.endpointReads.clear();
+    this.endpointReads.set(endpointId, read);
+  }
+
   /**
-   * Starts the deliveries that waited for a slot once one read of their
-   * endpoints, begun after the slot freed, finds each endpoint enabled with the
-   * URL and secret the delivery was claimed with; the others go back to the
-   * queue unsent. The recall NOTIFY of a pause, delete or re-point reaches this
-   * process asynchronously (late under load), so without this read a slot freed
-   * in the same instant as a pause could start a held delivery after the pause
+   * Starts the deliveries pump could not vouch for once one read of their
+   * endpoints, begun now, finds each endpoint enabled with the URL and secret
+   * the delivery was claimed with; the others go back to the queue unsent. The
+   * recall NOTIFY of a pause, delete or re-point reaches this process
+   * asynchronously (late under load), so without this read a slot freed in the
+   * same instant as a pause could start a held delivery after the pause
    * answered. One read at a time, for every delivery that became ready
-   * meanwhile: one statement per wave, not per delivery. Deliveries that waited
-   * only briefly are not checked: a read before every start would cost a round
-   * trip per slot turn (bench/webhooks' dispatch alone, loaded machine: 161 µs of
-   * PostgreSQL CPU per delivery when every waited one was checked, 97-130 without).
+   * meanwhile, and at most one per endpoint per `recheckAfterMs` while the
+   * endpoint keeps its URL and secret: a read before every start would cost a
+   * round trip per slot turn (bench/webhooks' dispatch alone, loaded machine:
+   * 161 µs of PostgreSQL CPU per delivery when every waiting one was checked,
+   * 97-130 without).
    */
   private checkWaited(): void {
     if (this.checking || this.unchecked.length === 0) return;
@@ -326,10 +361,17 @@ export class DeliveryWorker implements DeliveryHandoffPort {
     if (this.running) {
       this.counts.checks++;
       this.counts.checked += batch.length;
+      const endpointIds = [...new Set(batch.map((d) => d.endpointId))];
+      const at = Date.now();
       try {
-        current = await this.repository.currentTargets([...new Set(batch.map((d) => d.endpointId))]);
+        current = await this.repository.currentTargets(endpointIds);
+        for (const endpointId of endpointIds) {
+          const target = current.get(endpointId);
+          if (target) this.noteRead(endpointId, { at, ...target });
+          else this.endpointReads.delete(endpointId);
+        }
       } catch (error) {
-        // Unchecked, they are given back: claimed again (and checked by that claim) once the database answers.
+        // Unchecked, they are given back: claimed again (and so read again) once the database answers.
         this.logger.warn(`checking ${batch.length} waiting deliveries failed: ${errorMessage(error)}`);
       }
     }
@@ -362,6 +404,7 @@ export class DeliveryWorker implements DeliveryHandoffPort {
     // Claims and hand-offs leased before now are at most a lease old: older marks can go.
     for (const [id, at] of this.recalledAt) if (now - at > this.settings.leaseMs) this.recalledAt.delete(id);
     this.recalledAt.set(endpointId, now);
+    this.endpointReads.delete(endpointId);
     const held = this.board.takeWaitingOf(endpointId);
     if (held.length > 0) void this.giveBack(held);
   }

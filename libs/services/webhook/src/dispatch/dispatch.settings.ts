@@ -17,7 +17,7 @@ export interface DispatchSettings {
   claimBatch: number;
   maxInFlight: number;
   responseBodyLimit: number;
-  /** A delivery that waited longer than this since its lease is checked against its endpoint before it starts. */
+  /** A delivery starts unchecked only on a read of its endpoint younger than this (DeliveryWorker.pump). */
   recheckAfterMs: number;
   /** Safety-net poll when no NOTIFY arrives. */
   pollIntervalMs: number;

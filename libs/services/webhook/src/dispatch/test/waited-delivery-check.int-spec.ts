@@ -28,7 +28,7 @@ describe('a delivery that waited for a slot is checked against its endpoint befo
       WEBHOOK_ENDPOINT_CONCURRENCY: '1',
       WEBHOOK_POLL_INTERVAL: '100ms',
       WEBHOOK_TIMEOUT: '5s',
-      // The waiting delivery has waited about 1 s when its turn comes: checked at the default too.
+      // The worker read the endpoint about 1 s before the waiting delivery's turn (its claim): read again at the default too.
       WEBHOOK_RECHECK_AFTER: '100ms',
     });
   });
