@@ -12,4 +12,4 @@ export {
 } from './identity.service';
 export { AdminModule } from './admin/admin.module';
 export { AdminTokenGuard } from './admin/admin-token.guard';
-export { tenantKnownIn, type RawQueryable } from './tenant-known.repository';
+export { KnownTenants, type RawQueryable } from './tenant-known.repository';

@@ -14,3 +14,22 @@ export async function tenantKnownIn(client: RawQueryable, teamId: string, projec
   const rows = await client.$queryRaw<{ team_id: string }[]>`SELECT team_id FROM identity.projects WHERE id = ${projectId}`;
   return rows[0]?.team_id === teamId;
 }
+
+/**
+ * tenantKnownIn with the answers that were yes remembered: a project's team never changes, so a
+ * consumer asks once per project, not once per message. An unknown project is asked again (it may
+ * be created later here).
+ */
+export class KnownTenants {
+  private readonly known = new Set<string>();
+
+  async has(client: RawQueryable, teamId: string, projectId: string): Promise<boolean> {
+    const key = `${teamId}/${projectId}`;
+    if (this.known.has(key)) return true;
+    if (!(await tenantKnownIn(client, teamId, projectId))) return false;
+    // One entry per project seen; a process serving very many starts over.
+    if (this.known.size >= 10_000) this.known.clear();
+    this.known.add(key);
+    return true;
+  }
+}

@@ -1,6 +1,6 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { JobFailedReported, JobSucceededReported, type JobOutputsProducedData } from '@genasset/contracts';
-import { tenantKnownIn } from '@genasset/identity';
+import { KnownTenants } from '@genasset/identity';
 import { InjectOutbox, Outbox } from '@genasset/messaging';
 import { OBJECT_STORE, type ObjectStore } from '@genasset/storage';
 import { ASSET_SCHEMA } from '../asset.schema';
@@ -39,11 +39,11 @@ export class CreateJobOutputs {
     private readonly outputs: JobOutputsRepository,
   ) {}
 
-  /** Projects found in identity: a project's team never changes, so one lookup per project, not per job. */
-  private readonly knownProjects = new Set<string>();
+  /** Projects found in identity: one lookup per project, not per job. */
+  private readonly knownTenants = new KnownTenants();
 
   async execute(tx: Tx, data: JobOutputsProducedData): Promise<string[] | undefined> {
-    if (!(await this.projectKnown(tx, data.tenant.teamId, data.tenant.projectId))) {
+    if (!(await this.knownTenants.has(tx, data.tenant.teamId, data.tenant.projectId))) {
       // Deployments (or test runs) sharing a broker: another deployment's job is not ours to report on.
       this.logger.warn(
         `job ${data.jobId}: outputs ignored: project ${data.tenant.projectId} is unknown to this deployment`,
@@ -134,15 +134,6 @@ export class CreateJobOutputs {
       ids.push(asset.id);
     }
     return ids;
-  }
-
-  private async projectKnown(tx: Tx, teamId: string, projectId: string): Promise<boolean> {
-    const key = `${teamId}/${projectId}`;
-    if (this.knownProjects.has(key)) return true;
-    if (!(await tenantKnownIn(tx, teamId, projectId))) return false;
-    if (this.knownProjects.size >= 10_000) this.knownProjects.clear();
-    this.knownProjects.add(key);
-    return true;
   }
 
   /** Fails the job and queues its output objects (and any renditions made) for deletion. */

@@ -8,7 +8,7 @@ import {
   type JobWorkCanceledData,
   type JobWorkRequestedData,
 } from '@genasset/contracts';
-import { tenantKnownIn } from '@genasset/identity';
+import { KnownTenants } from '@genasset/identity';
 import { EventContext, OnEvent } from '@genasset/messaging';
 import { GENERATION_SERVICE } from '../../generation.schema';
 import { RunState, tenantOf } from './run-state';
@@ -28,6 +28,8 @@ const isRun = (envelope: EventEnvelope<{ jobType: string }>) => envelope.data.jo
 @Controller()
 export class WorkflowRunnerController {
   private readonly logger = new Logger('WorkflowRuns');
+  /** Projects found in identity: one lookup per project, not per run (KnownTenants). */
+  private readonly knownTenants = new KnownTenants();
 
   constructor(
     private readonly runs: WorkflowRunRepository,
@@ -41,7 +43,7 @@ export class WorkflowRunnerController {
     if (envelope.data.jobType !== 'workflow') return;
     // Deployments (or test runs) sharing a broker see each other's work: a run of a project
     // unknown here is another deployment's, whose job a failure reported from here would fail.
-    if (!(await tenantKnownIn(ctx.tx, tenant.teamId, tenant.projectId))) {
+    if (!(await this.knownTenants.has(ctx.tx, tenant.teamId, tenant.projectId))) {
       this.logger.warn(`run ${jobId}: ignored: project ${tenant.projectId} of team ${tenant.teamId} is unknown to this deployment`);
       return;
     }
