@@ -5,6 +5,7 @@ import sharp from 'sharp';
 import {
   EMBEDDED_PLATFORM_ENV,
   freePort,
+  FAKE_BACKEND_ROUTES,
   generateOnBackend,
   spawnTsProcess,
   startFakeBackends,
@@ -108,12 +109,7 @@ describe('platform in embedded mode: every backend engine end to end', () => {
     },
   };
 
-  it.each([
-    ['comfyui', 'txt2img'],
-    ['openai', 'prompt-editing'],
-    ['replicate', 'img2img'],
-    ['cog', 'upscale'],
-  ])('%s (%s): the asset holds the backend\'s bytes, generation.completed is signed', async (engine) => {
+  it.each(FAKE_BACKEND_ROUTES)('%s (%s): the asset holds the backend\'s bytes, generation.completed is signed', async (engine) => {
     const c = fakes.cases.find((x) => x.engine === engine)!;
     const run = await generateOnBackend(c, picture, client);
     expect(run.job.metadata.output).toMatchObject({ engine: c.engine, backend: c.backend });

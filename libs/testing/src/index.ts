@@ -44,5 +44,5 @@ export {
 export { FakeCog, type SentWebhook } from './fakes/cog/fake-cog';
 export { type FakePrediction, type FakePredictionFailure } from './fakes/cog/fake-predictions';
 export { FakeReplicate, type FakeReplicateOptions } from './fakes/replicate/fake-replicate';
-export { FAKE_SDXL_VERSION, generateOnBackend, startFakeBackends, writeBackendsFile, type BackendRun, type DeploymentClient, type FakeBackendCase, type FakeBackends } from './fakes/fake-backends';
+export { FAKE_BACKEND_ROUTES, FAKE_SDXL_VERSION, generateOnBackend, startFakeBackends, writeBackendsFile, type BackendRun, type DeploymentClient, type FakeBackendCase, type FakeBackends } from './fakes/fake-backends';
 export { TopicReader, TopicMessage, type TopicReaderOptions } from './topic-reader';

@@ -1,5 +1,5 @@
 import sharp from 'sharp';
-import { brokerControl, generateOnBackend, startFakeBackends, waitFor, type DeploymentClient, type FakeBackends } from '@genasset/testing';
+import { brokerControl, FAKE_BACKEND_ROUTES, generateOnBackend, startFakeBackends, waitFor, type DeploymentClient, type FakeBackends } from '@genasset/testing';
 import { postgresControl } from './support/postgres-control';
 import { startStack, type Instance, type Stack, type Tenant } from './support/stack';
 import { WebhookLedger, type Tally } from './support/webhook-ledger';
@@ -236,12 +236,7 @@ describe('distributed deployment', () => {
         waitFor(() => ledger.of(jobId, 'generation.completed')[0], { timeoutMs: 30_000, what: `the signed generation.completed of ${jobId}` }),
     };
 
-    it.each([
-      ['comfyui', 'txt2img'],
-      ['openai', 'prompt-editing'],
-      ['replicate', 'img2img'],
-      ['cog', 'upscale'],
-    ])('%s (%s): the asset holds the backend\'s bytes, generation.completed is signed', async (engine) => {
+    it.each(FAKE_BACKEND_ROUTES)('%s (%s): the asset holds the backend\'s bytes, generation.completed is signed', async (engine) => {
       const c = fakes.cases.find((x) => x.engine === engine)!;
       const picture = `data:image/png;base64,${(await png(16, 16, 3)).toString('base64')}`;
       const run = await generateOnBackend(c, picture, client);

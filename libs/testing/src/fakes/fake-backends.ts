@@ -54,6 +54,14 @@ export interface FakeBackends {
   close(): Promise<void>;
 }
 
+/** Each engine startFakeBackends connects and the route it serves: the rows of a table-driven test. */
+export const FAKE_BACKEND_ROUTES: readonly (readonly [FakeBackendCase['engine'], string])[] = [
+  ['comfyui', 'txt2img'],
+  ['openai', 'prompt-editing'],
+  ['replicate', 'img2img'],
+  ['cog', 'upscale'],
+];
+
 /**
  * Starts the four fakes and writes a backends file: `gpu1` (comfyui, txt2img), `gpt` (openai,
  * prompt-editing), `hosted` (replicate, img2img; callbacks to nowhere, so polled) and `cog1` (cog,
