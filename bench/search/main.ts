@@ -270,7 +270,8 @@ async function main(): Promise<void> {
         body: { image: reference.id },
         criteria: { ...base, vector: reference.embedding.map(Number), conditions: [] },
         runs: VECTOR_RUNS,
-        target: true,
+        // The target is for a vector query "where an index exists": an exact scan is linear in the rows by design.
+        target: vector[0].available,
       },
       {
         name: 'hybrid text + vector',
