@@ -4,7 +4,7 @@ import { ADMIN_DOCS_PATH, CONSOLE_PATH, createHttpApp, printBesideLogs, startHtt
 import { IDENTITY_SCHEMA, IdentityService } from '@genasset/identity';
 import { connectMessaging } from '@genasset/messaging';
 import { startTracing } from '@genasset/observability';
-import { migrate, openConnection } from '@genasset/persistence';
+import { PgliteConnection, migrate, openConnection } from '@genasset/persistence';
 import { missingDistributedSettings } from './distributed-settings';
 import { bootstrapEmbeddedTenant, embeddedAdminToken } from './embedded-bootstrap';
 import { ProcessModule } from './process-module';
@@ -53,7 +53,9 @@ export async function runProcess(options: RunProcessOptions): Promise<RunningPro
   const connection = await openConnection(config, options.name);
   const embedded = connection.kind === 'pglite';
   if (embedded) {
-    for (const definition of [IDENTITY_SCHEMA, ...options.services.map((s) => s.schema)]) await migrate(connection, definition);
+    let applied = 0;
+    for (const definition of [IDENTITY_SCHEMA, ...options.services.map((s) => s.schema)]) applied += (await migrate(connection, definition)).filter((m) => m.applied).length;
+    if (applied > 0 && connection instanceof PgliteConnection) await connection.reopen();
   }
   await reclaimLeasesAtStart(connection, options.services, logger);
   if (!config.KAFKA_BROKERS?.length && !embedded) {
