@@ -136,4 +136,9 @@ export {
   type FieldRule,
   type FieldRules,
   type InputOf,
+  ASPECT_RATIOS,
+  PROMPT_EDITING_MODELS,
+  PROMPT_MODES,
+  SCHEDULERS,
+  SKYBOX_STYLES,
 } from './modes';

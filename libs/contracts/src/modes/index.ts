@@ -1,4 +1,5 @@
 export { type FieldRule, type FieldRules, type InputOf } from './field-rule';
+export { ASPECT_RATIOS, PROMPT_EDITING_MODELS, PROMPT_MODES, SCHEDULERS, SKYBOX_STYLES } from './mode-enums';
 export {
   MODE_TABLE,
   MODES,

@@ -1,4 +1,5 @@
 import type { FieldRules } from './field-rule';
+import { ASPECT_RATIOS, SCHEDULERS } from './mode-enums';
 
 // The request fields of each model inference mode and their rules, as the generate routes validate
 // them (the upstream request bodies). mode-fields.spec.ts checks each against the route's DTO.
@@ -15,23 +16,7 @@ const INFERENCE = {
   hideResults: { type: 'boolean', default: false },
   scheduler: {
     type: 'string',
-    enum: [
-      'DDIMScheduler',
-      'DDPMScheduler',
-      'DEISMultistepScheduler',
-      'DPMSolverMultistepScheduler',
-      'DPMSolverSinglestepScheduler',
-      'EulerAncestralDiscreteScheduler',
-      'EulerDiscreteScheduler',
-      'HeunDiscreteScheduler',
-      'KDPM2AncestralDiscreteScheduler',
-      'KDPM2DiscreteScheduler',
-      'LCMScheduler',
-      'LMSDiscreteScheduler',
-      'PNDMScheduler',
-      'TCDScheduler',
-      'UniPCMultistepScheduler',
-    ],
+    enum: SCHEDULERS,
   },
   intermediateImages: { type: 'boolean', default: false },
   concepts: { type: 'object', list: true },
@@ -47,7 +32,7 @@ export const INFERENCE_MODE_FIELDS = {
     ...INFERENCE,
     aspectRatio: {
       type: 'string',
-      enum: ['16:9', '1:1', '21:9', '2:3', '3:2', '3:4', '4:3', '4:5', '5:4', '9:16', '9:21'],
+      enum: ASPECT_RATIOS,
       default: '1:1',
     },
   },
@@ -55,7 +40,7 @@ export const INFERENCE_MODE_FIELDS = {
     ...INFERENCE,
     aspectRatio: {
       type: 'string',
-      enum: ['16:9', '1:1', '21:9', '2:3', '3:2', '3:4', '4:3', '4:5', '5:4', '9:16', '9:21'],
+      enum: ASPECT_RATIOS,
       default: '1:1',
     },
     ipAdapterImages: { type: 'string', list: true },

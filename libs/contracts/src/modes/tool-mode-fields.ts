@@ -1,4 +1,5 @@
 import type { FieldRules } from './field-rule';
+import { ASPECT_RATIOS, PROMPT_EDITING_MODELS, PROMPT_MODES, SKYBOX_STYLES } from './mode-enums';
 
 // The request fields of the image-tool, edit, skybox, text and custom modes and their rules, as the generate
 // routes validate them (the upstream request bodies). mode-fields.spec.ts checks each against the route's DTO.
@@ -102,7 +103,7 @@ export const TOOL_MODE_FIELDS = {
     mode: {
       type: 'string',
       required: true,
-      enum: ['completion', 'contextual', 'image-editing', 'inventive', 'structured'],
+      enum: PROMPT_MODES,
       default: 'structured',
     },
     prompt: { type: 'string' },
@@ -119,19 +120,12 @@ export const TOOL_MODE_FIELDS = {
     mask: { type: 'string' },
     modelId: {
       type: 'string',
-      enum: [
-        'flux-kontext',
-        'gemini-2.0-flash',
-        'gemini-2.5-flash',
-        'gpt-image-1',
-        'runway-gen4-image',
-        'seedream-4',
-      ],
+      enum: PROMPT_EDITING_MODELS,
       default: 'gemini-2.5-flash',
     },
     aspectRatio: {
       type: 'string',
-      enum: ['16:9', '1:1', '21:9', '2:3', '3:2', '3:4', '4:3', '4:5', '5:4', '9:16', '9:21', 'auto'],
+      enum: [...ASPECT_RATIOS, 'auto'],
       default: 'auto',
     },
     format: { type: 'string', enum: ['jpeg', 'png', 'webp'], default: 'png' },
@@ -211,30 +205,7 @@ export const TOOL_MODE_FIELDS = {
     width: { type: 'integer', min: 1024, max: 2048 },
     style: {
       type: 'string',
-      enum: [
-        '3d-cartoon',
-        'cartoon',
-        'cinematic',
-        'claymation',
-        'cloud-skydome',
-        'comic',
-        'cyberpunk',
-        'enchanted',
-        'fantasy',
-        'ink',
-        'manga',
-        'manga-color',
-        'neon-tron',
-        'oil-painting',
-        'pastel',
-        'photo',
-        'psychedelic',
-        'retro-fantasy',
-        'scifi-concept-art',
-        'space',
-        'standard',
-        'whimsical',
-      ],
+      enum: SKYBOX_STYLES,
       default: 'standard',
     },
     overrideEmbeddings: { type: 'boolean' },

@@ -1,4 +1,4 @@
-import type { ModeBody } from '@genasset/contracts';
+import { PROMPT_EDITING_MODELS, type ModeBody } from '@genasset/contracts';
 import { ConceptDto } from './concept.dto';
 import {
   BoolField,
@@ -48,15 +48,6 @@ export class GenerativeFillBody implements ModeBody<'generative-fill'> {
   @SeedField()
   seed?: number;
 }
-
-export const PROMPT_EDITING_MODELS = [
-  'flux-kontext',
-  'gemini-2.0-flash',
-  'gemini-2.5-flash',
-  'gpt-image-1',
-  'runway-gen4-image',
-  'seedream-4',
-] as const;
 
 /** The model upstream runs when a prompt-editing body names none. */
 export const PROMPT_EDITING_DEFAULT_MODEL = 'gemini-2.5-flash';

@@ -1,41 +1,9 @@
-import type { ModeBody } from '@genasset/contracts';
+import { ASPECT_RATIOS, SCHEDULERS, type ModeBody } from '@genasset/contracts';
 import { ApiPropertyOptional } from '@nestjs/swagger';
 import { IsOptional } from 'class-validator';
 import { ConceptDto } from './concept.dto';
 import { BoolField, EnumField, IdField, NestedField, NumberField, TextField } from './fields';
 import { IsMultipleOf, IsSeed } from './validators';
-
-export const SCHEDULERS = [
-  'DDIMScheduler',
-  'DDPMScheduler',
-  'DEISMultistepScheduler',
-  'DPMSolverMultistepScheduler',
-  'DPMSolverSinglestepScheduler',
-  'EulerAncestralDiscreteScheduler',
-  'EulerDiscreteScheduler',
-  'HeunDiscreteScheduler',
-  'KDPM2AncestralDiscreteScheduler',
-  'KDPM2DiscreteScheduler',
-  'LCMScheduler',
-  'LMSDiscreteScheduler',
-  'PNDMScheduler',
-  'TCDScheduler',
-  'UniPCMultistepScheduler',
-] as const;
-
-export const ASPECT_RATIOS = [
-  '16:9',
-  '1:1',
-  '21:9',
-  '2:3',
-  '3:2',
-  '3:4',
-  '4:3',
-  '4:5',
-  '5:4',
-  '9:16',
-  '9:21',
-] as const;
 
 /**
  * The fields every model inference mode shares (upstream PostTxt2imgInferencesRequest

@@ -1,4 +1,4 @@
-import type { ModeBody } from '@genasset/contracts';
+import { PROMPT_MODES, type ModeBody } from '@genasset/contracts';
 import {
   BoolField,
   EnumField,
@@ -79,8 +79,6 @@ export class EmbedBody implements ModeBody<'embed'> {
   @TextField({ required: true, description: 'The text to embed; not empty' })
   text!: string;
 }
-
-export const PROMPT_MODES = ['completion', 'contextual', 'image-editing', 'inventive', 'structured'] as const;
 
 export class PromptBody extends SamplingBody implements ModeBody<'prompt'> {
   @EnumField(PROMPT_MODES, {

@@ -1,4 +1,4 @@
-import type { ModeBody } from '@genasset/contracts';
+import { SKYBOX_STYLES, type ModeBody } from '@genasset/contracts';
 import {
   BoolField,
   EnumField,
@@ -112,31 +112,6 @@ export class SkyboxUpscale360Body extends UpscaleCommon implements ModeBody<'sky
   @BoolField({ default: true, description: 'Keep the colour histogram of each tile' })
   colorCorrection?: boolean;
 }
-
-export const SKYBOX_STYLES = [
-  '3d-cartoon',
-  'cartoon',
-  'cinematic',
-  'claymation',
-  'cloud-skydome',
-  'comic',
-  'cyberpunk',
-  'enchanted',
-  'fantasy',
-  'ink',
-  'manga',
-  'manga-color',
-  'neon-tron',
-  'oil-painting',
-  'pastel',
-  'photo',
-  'psychedelic',
-  'retro-fantasy',
-  'scifi-concept-art',
-  'space',
-  'standard',
-  'whimsical',
-] as const;
 
 export class SkyboxBase360Body implements ModeBody<'skybox-base-360'> {
   @TextField({
