@@ -89,7 +89,7 @@ export class OpenaiEngine implements ServerEngine {
     const answer = await this.http.json('GET /models', 'models');
     const listed = (answer as { data?: { id?: unknown }[] })?.data?.map((m) => m?.id).filter((id) => typeof id === 'string') ?? [];
     if (!listed.length) return [];
-    const needed = [...new Set(this.config.routes.map((r) => this.config.models[OPENAI_ROUTES[r]]).filter((m): m is string => !!m))];
+    const needed = [...new Set([...this.config.routes.map((r) => this.config.models[OPENAI_ROUTES[r]]), this.config.models.searchEmbedding].filter((m): m is string => !!m))];
     const missing = needed.filter((m) => !listed.includes(m));
     return missing.length ? [`models not served: ${missing.join(', ')}`] : [];
   }
