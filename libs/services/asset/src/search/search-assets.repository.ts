@@ -37,6 +37,12 @@ export interface SearchCriteria {
   vector?: number[];
   /** Weight of the vector score in the hybrid score when both are given. */
   ratio: number;
+  /**
+   * Text-to-image (docs/search.md): the query text's unit vector from the search model `model`,
+   * compared with each asset's `model_embedding` of that model; `ratio` (querySemanticRatio) weighs
+   * it against the text score. Rows then match the text or have a vector of the model.
+   */
+  semantic?: { vector: number[]; model: string; ratio: number };
   conditions: readonly FilterCondition[];
   sort: readonly { attribute: 'createdAt' | 'updatedAt'; direction: 'asc' | 'desc' }[];
   offset: number;
@@ -68,7 +74,7 @@ export class SearchAssetsRepository {
 
   async search(c: SearchCriteria): Promise<{ rows: ScoredRow[]; total: number }> {
     const mode = this.index.mode;
-    if (c.vector && mode.kind === 'hnsw' && !c.sort.length && c.offset + c.limit <= INDEX_MAX_DEPTH) {
+    if (c.vector && !c.semantic && mode.kind === 'hnsw' && !c.sort.length && c.offset + c.limit <= INDEX_MAX_DEPTH) {
       const { page, count } = buildSearchQueries(c, { vectorSchema: mode.schema });
       const [rows, total] = await Promise.all([this.index.statements().query<ScoredRow>(page.text, page.values), this.count(count)]);
       // The exact scan answers instead when the page reached rows scoring 0 (images pointing away from the
@@ -112,7 +118,20 @@ export function buildSearchQueries(c: SearchCriteria, index?: { vectorSchema: st
   ];
   const where = [...scope];
   const tsq = c.text !== undefined ? Prisma.sql`websearch_to_tsquery('english', ${c.text})` : undefined;
-  const textScore = tsq ? Prisma.sql`ts_rank_cd(a.search_text, ${tsq}, 32)` : Prisma.sql`0`;
+  const rank = tsq ? Prisma.sql`ts_rank_cd(a.search_text, ${tsq}, 32)` : Prisma.sql`0`;
+  // With the search model (text-to-image), the query's score is (1 - q)·text + q·cosine(model_embedding, query vector),
+  // and a row matches the words or has a vector of the model; without it, the text alone.
+  const semantic = tsq && c.semantic ? c.semantic : undefined;
+  const hasModelVector = semantic ? Prisma.sql`(a.model_embedding_model = ${semantic.model} AND a.model_embedding IS NOT NULL)` : undefined;
+  const modelScore = semantic
+    ? Prisma.sql`CASE WHEN ${hasModelVector!} THEN greatest(0, (SELECT sum(x * y) FROM unnest(a.model_embedding, ${semantic.vector}::real[]) AS m(x, y))) ELSE 0 END`
+    : undefined;
+  const textScore = !semantic
+    ? rank
+    : semantic.ratio >= 1
+      ? modelScore!
+      : Prisma.sql`(${1 - semantic.ratio}::float8 * ${rank} + ${semantic.ratio}::float8 * ${modelScore!})`;
+  const textMatch = tsq ? (semantic ? Prisma.sql`(a.search_text @@ ${tsq} OR ${hasModelVector!})` : Prisma.sql`a.search_text @@ ${tsq}`) : undefined;
   const schema = index ? Prisma.raw(quoteIdent(index.vectorSchema)) : undefined;
   const asVector = (value: Prisma.Sql) => Prisma.sql`${value}::${schema!}.vector(${Prisma.raw(String(IMAGE_EMBEDDING_DIMENSIONS))})`;
   const query = c.vector ? Prisma.sql`${c.vector}::real[]` : undefined;
@@ -124,8 +143,8 @@ export function buildSearchQueries(c: SearchCriteria, index?: { vectorSchema: st
       ? Prisma.sql`greatest(0, (SELECT sum(x * y) FROM unnest(a.embedding, ${query}) AS v(x, y)))`
       : Prisma.sql`CASE WHEN ${HAS_VECTOR} THEN greatest(0, -(${asVector(Prisma.sql`a.embedding`)} OPERATOR(${schema}.<#>) ${asVector(query)})) ELSE 0 END`;
   // Hybrid: a row matches the text, or (with an image) has an embedding to compare; each side scores 0 where it does not apply.
-  if (tsq && c.vector) where.push(Prisma.sql`(a.search_text @@ ${tsq} OR ${HAS_VECTOR})`);
-  else if (tsq) where.push(Prisma.sql`a.search_text @@ ${tsq}`);
+  if (textMatch && c.vector) where.push(Prisma.sql`(${textMatch} OR ${HAS_VECTOR})`);
+  else if (textMatch) where.push(textMatch);
   else if (c.vector) where.push(HAS_VECTOR);
 
   const ratio = tsq && c.vector ? c.ratio : c.vector ? 1 : 0;
