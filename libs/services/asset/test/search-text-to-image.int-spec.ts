@@ -55,7 +55,8 @@ describe('text-to-image search (search model configured)', () => {
     );
 
   beforeAll(async () => {
-    fake = await FakeOpenai.start({ apiKey: 'sk-clip', searchModels: ['fake-clip', 'fake-clip-2'] });
+    // fake-clip cannot read black pictures (as a model refusing an image); fake-clip-2 can.
+    fake = await FakeOpenai.start({ apiKey: 'sk-clip', searchModels: ['fake-clip', 'fake-clip-2'], refusedColours: { 'fake-clip': ['black'] } });
     plain = await startAssetHarness();
     [t, other] = [await plain.tenant(), await plain.tenant()];
     // Assets that exist before the model is configured; file names hold no colour word.
@@ -63,6 +64,7 @@ describe('text-to-image search (search model configured)', () => {
     ids.blue = await uploadPicture(plain, t, '#2233dd', 'IMG_0002.png');
     ids.green = await uploadPicture(plain, t, '#22aa33', 'square.png');
     ids.white = await uploadPicture(plain, t, '#f4f4f4', 'IMG_0004.png');
+    ids.black = await uploadPicture(plain, t, '#0a0a0a', 'IMG_0003.png');
     ids.otherRed = await uploadPicture(plain, other, '#ee1111', 'IMG_9999.png');
     // An image row whose original is not in storage: the model never gets to see it.
     [ids.missing] = await seedAssets(plain, t, [{ name: 'IMG_0005.png' }]);
@@ -91,10 +93,10 @@ describe('text-to-image search (search model configured)', () => {
     it('embeds the existing assets in the background, several images per call, the bearer key sent', async () => {
       const rows = await embeddedWith([ids.red, ids.blue, ids.green, ids.white, ids.otherRed]);
       for (const id of [ids.red, ids.blue, ids.green, ids.white, ids.otherRed]) expect(rows[id]).toMatchObject({ model: 'fake-clip', dims: 9, error: null });
+      // One call for the batch (refused: a black picture is in it, below), then one per picture.
       const imageCalls = fake.requests.filter((r) => r.path === '/v1/embeddings' && r.body.modality === 'image');
       expect(imageCalls.length).toBeGreaterThan(0);
-      expect(imageCalls.length).toBeLessThan(5);
-      expect(Math.max(...imageCalls.map((c) => (c.body.input as string[]).length))).toBeGreaterThan(1);
+      expect(Math.max(...imageCalls.map((c) => (c.body.input as string[]).length))).toBe(6);
       for (const call of imageCalls) {
         expect(call.authorization).toBe('Bearer sk-clip');
         expect(call.body).toMatchObject({ model: 'fake-clip', encoding_format: 'float' });
@@ -102,9 +104,13 @@ describe('text-to-image search (search model configured)', () => {
       }
     });
 
-    it('marks an asset whose original is missing, and does not try it again', async () => {
-      const rows = await embeddedWith([ids.missing]);
+    it('marks an asset whose original is missing, or whose picture the model refuses, and does not try it again', async () => {
+      const rows = await embeddedWith([ids.missing, ids.black]);
       expect(rows[ids.missing]).toMatchObject({ model: 'fake-clip', dims: null, error: 'its original is missing from storage' });
+      // The refused picture refused its whole batch: the batch was sent again one picture at a time, the rest embedded.
+      expect(rows[ids.black]).toMatchObject({ model: 'fake-clip', dims: null, error: expect.stringMatching(/answered HTTP 400: <class 'infinity_emb\.primitives\.ImageCorruption'>/) });
+      const singles = fake.requests.filter((r) => r.body.modality === 'image' && r.body.model === 'fake-clip' && (r.body.input as string[]).length === 1);
+      expect(singles.length).toBeGreaterThanOrEqual(2);
     });
 
     it('ranks the matching image first for a text query that full text alone does not match; never another tenant', async () => {
@@ -184,15 +190,26 @@ describe('text-to-image search (search model configured)', () => {
       expect(hitIds(await search(clip, { query: 'purple' }))[0]).toBe(ids.purple);
     }, 60_000);
 
-    it('a model change makes every vector stale: they are embedded again with the new model', async () => {
+    it('a model change makes every vector stale: two replicas embed them again with the new model, each asset once', async () => {
       await clip.close();
-      clip = await startAssetHarness({ ...CLIP_ENV('fake-clip-2'), DATABASE_URL: plain.database.url });
-      await settled(clip, 'fake-clip-2');
-      const rows = await embeddedWith([ids.red, ids.blue, ids.yellow, ids.missing]);
-      expect(Object.values(rows).map((r) => r.model)).toEqual(['fake-clip-2', 'fake-clip-2', 'fake-clip-2', 'fake-clip-2']);
-      const calls = fake.requests.filter((r) => r.body.modality === 'image' && r.body.model === 'fake-clip-2');
-      expect(calls.length).toBeGreaterThan(0);
-      expect(hitIds(await search(clip, { query: 'a red square' }))[0]).toBe(ids.red);
+      let second: ServiceHarness | undefined;
+      try {
+        [clip, second] = await Promise.all([
+          startAssetHarness({ ...CLIP_ENV('fake-clip-2'), DATABASE_URL: plain.database.url }),
+          startAssetHarness({ ...CLIP_ENV('fake-clip-2'), DATABASE_URL: plain.database.url }),
+        ]);
+        await settled(clip, 'fake-clip-2');
+        // The black picture fake-clip refused is tried again: fake-clip-2 reads it.
+        const all = [ids.red, ids.blue, ids.green, ids.white, ids.black, ids.otherRed, ids.yellow, ids.purple];
+        const rows = await embeddedWith([...all, ids.missing]);
+        expect(Object.values(rows).map((r) => r.model)).toEqual(new Array(9).fill('fake-clip-2'));
+        expect(rows[ids.black]).toMatchObject({ dims: 9, error: null });
+        const sent = fake.requests.filter((r) => r.body.modality === 'image' && r.body.model === 'fake-clip-2').flatMap((r) => r.body.input as string[]);
+        expect(sent).toHaveLength(all.length);
+        expect(hitIds(await search(second, { query: 'a red square' }))[0]).toBe(ids.red);
+      } finally {
+        await second?.close();
+      }
     }, 120_000);
   });
 });

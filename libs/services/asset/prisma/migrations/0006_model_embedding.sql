@@ -16,13 +16,21 @@ ALTER TABLE assets
   ADD COLUMN model_embedding_error text,
   ADD COLUMN model_embedding_lease timestamptz(3);
 
--- The embedder's claim reads the pictures whose model is not the configured one: NULL, or another
--- model's name, as three ranges of this index (IS NULL, < m, > m), so an idle claim reads no rows.
--- The predicate is `embeddable()` of image-embedding.ts, written out as the claim writes it.
-CREATE INDEX assets_model_embedding_idx ON assets (model_embedding_model)
+-- The embedder's claims read only what is left to embed, in index order, so a claim costs a batch's
+-- rows whether 10 or 10 million wait, and nothing when none does. The predicates are `embeddable()`
+-- of image-embedding.ts, written out as the claims write them (model-embeddings.repository.ts).
+-- Never embedded (new assets, and every picture when a model is first configured): newest first.
+CREATE INDEX assets_model_embedding_new_idx ON assets (created_at DESC, id DESC)
   WHERE kind = 'image' AND mime_type <> 'image/svg+xml'
     AND type <> ALL (ARRAY['detection', 'segmentation-mask', 'texture-height', 'texture-normal', 'texture-smoothness',
-      'texture-metallic', 'texture-edge', 'texture-ao', '3d-texture-metallic', '3d-texture-normal', '3d-texture-roughness']);
+      'texture-metallic', 'texture-edge', 'texture-ao', '3d-texture-metallic', '3d-texture-normal', '3d-texture-roughness'])
+    AND model_embedding_model IS NULL;
+-- Embedded by some model: after a model change, the rows of the others (two ranges: < m and > m).
+CREATE INDEX assets_model_embedding_model_idx ON assets (model_embedding_model)
+  WHERE kind = 'image' AND mime_type <> 'image/svg+xml'
+    AND type <> ALL (ARRAY['detection', 'segmentation-mask', 'texture-height', 'texture-normal', 'texture-smoothness',
+      'texture-metallic', 'texture-edge', 'texture-ao', '3d-texture-metallic', '3d-texture-normal', '3d-texture-roughness'])
+    AND model_embedding_model IS NOT NULL;
 
 -- New assets wake the embedder at once (NOTIFY is sent when the inserting transaction commits, which
 -- already notifies the outbox relay: no extra cost at commit). Every way an asset is created inserts here.

@@ -58,6 +58,8 @@ export interface FakeOpenaiOptions {
   answerWhenInFlight?: number;
   /** Models that embed texts and images into one space, Infinity-style (`modality`): see the file's comment. */
   searchModels?: string[];
+  /** Per search model, colour names whose pictures it answers as Infinity answers an image it cannot read (400 ImageCorruption, for the whole call). */
+  refusedColours?: Record<string, string[]>;
 }
 
 export interface ChatRequest {
@@ -217,7 +219,8 @@ export class FakeOpenai {
           if (modality === 'text') vectors.push(colourOfText(input));
           else {
             const vector = await colourOfImage(input);
-            if (!vector) return infinityError(400, `<class 'infinity_emb.primitives.ImageCorruption'> -> error decoding data URI: not an image`);
+            const refused = this.options.refusedColours?.[String(body.model)]?.some((name) => vector?.[COLOUR_NAMES.indexOf(name)] === 1);
+            if (!vector || refused) return infinityError(400, `<class 'infinity_emb.primitives.ImageCorruption'> -> error decoding data URI: not an image`);
             vectors.push(vector);
           }
         }

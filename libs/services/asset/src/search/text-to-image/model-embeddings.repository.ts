@@ -5,8 +5,8 @@ import { DATABASE_CONNECTION, LeaseTable, type DatabaseConnection } from '@genas
 export const MODEL_EMBEDDING_CHANNEL = 'assets_model_embedding';
 
 /**
- * `embeddable()` of image-embedding.ts in SQL, written exactly as migration 0006's partial index
- * `assets_model_embedding_idx` is, so the claim reads that index.
+ * `embeddable()` of image-embedding.ts in SQL, written exactly as migration 0006's partial indexes
+ * are, so the claims read those indexes.
  */
 export const EMBEDDABLE_SQL = `kind = 'image' AND mime_type <> 'image/svg+xml'
     AND type <> ALL (ARRAY['detection', 'segmentation-mask', 'texture-height', 'texture-normal', 'texture-smoothness',
@@ -15,7 +15,7 @@ export const EMBEDDABLE_SQL = `kind = 'image' AND mime_type <> 'image/svg+xml'
 /** A SQL string literal (the model name comes from the operator's file, not from a request; quoted all the same). */
 export const sqlLiteral = (value: string) => `'${value.replace(/'/g, "''")}'`;
 
-/** Rows whose vector is not of `model` (none yet, or another model's): three ranges of the index (IS NULL, < m, > m). */
+/** Rows whose vector is not of `model` (none yet, or another model's): three ranges of migration 0006's indexes (IS NULL, < m, > m). */
 export const staleSql = (model: string) =>
   `(model_embedding_model IS NULL OR model_embedding_model < ${sqlLiteral(model)} OR model_embedding_model > ${sqlLiteral(model)})`;
 
@@ -39,33 +39,47 @@ const ANY_MODEL = new LeaseTable({ table: 'assets.assets', key: 'id', lease: 'mo
  */
 @Injectable()
 export class ModelEmbeddingsRepository {
-  private readonly tables = new Map<string, LeaseTable>();
+  private readonly tables = new Map<string, LeaseTable[]>();
 
   constructor(@Inject(DATABASE_CONNECTION) private readonly db: DatabaseConnection) {}
 
-  private table(model: string): LeaseTable {
-    let table = this.tables.get(model);
-    if (!table) {
-      table = new LeaseTable({
-        table: 'assets.assets',
-        key: 'id',
-        lease: 'model_embedding_lease',
-        held: 'model_embedding_lease IS NOT NULL',
-        pick: {
-          claimable: `${EMBEDDABLE_SQL} AND ${staleSql(model)} AND (model_embedding_lease IS NULL OR model_embedding_lease < now())`,
-          // Newest first: what was just uploaded is searchable soon, while a backfill of older assets goes on.
-          order: 'created_at DESC, id DESC',
-        },
-      });
-      this.tables.set(model, table);
+  /**
+   * The claims of `model`'s work, in the order a round takes them: assets never embedded, newest
+   * first (`assets_model_embedding_new_idx`), then those of a model named before or after it
+   * (`assets_model_embedding_model_idx`, one range each). Each reads its index in order and stops
+   * at the batch: a claim costs the same whether ten or ten million assets wait.
+   */
+  private claims(model: string): LeaseTable[] {
+    let tables = this.tables.get(model);
+    if (!tables) {
+      const free = `(model_embedding_lease IS NULL OR model_embedding_lease < now())`;
+      const table = (stale: string, order: string) =>
+        new LeaseTable({
+          table: 'assets.assets',
+          key: 'id',
+          lease: 'model_embedding_lease',
+          held: 'model_embedding_lease IS NOT NULL',
+          pick: { claimable: `${EMBEDDABLE_SQL} AND ${stale} AND ${free}`, order },
+        });
+      tables = [
+        table('model_embedding_model IS NULL', 'created_at DESC, id DESC'),
+        table(`model_embedding_model IS NOT NULL AND model_embedding_model < ${sqlLiteral(model)}`, 'model_embedding_model'),
+        table(`model_embedding_model IS NOT NULL AND model_embedding_model > ${sqlLiteral(model)}`, 'model_embedding_model'),
+      ];
+      this.tables.set(model, tables);
     }
-    return table;
+    return tables;
   }
 
   /** Claims up to `limit` assets lacking a vector of `model`, for `leaseMs`. */
   async claim(model: string, limit: number, leaseMs: number): Promise<ClaimedAsset[]> {
-    const { sql, params } = this.table(model).claim(limit, leaseMs, `id, storage_key AS "storageKey", mime_type AS "mimeType"`);
-    return this.db.query<ClaimedAsset>(sql, params);
+    const claimed: ClaimedAsset[] = [];
+    for (const table of this.claims(model)) {
+      if (claimed.length >= limit) break;
+      const { sql, params } = table.claim(limit - claimed.length, leaseMs, `id, storage_key AS "storageKey", mime_type AS "mimeType"`);
+      claimed.push(...(await this.db.query<ClaimedAsset>(sql, params)));
+    }
+    return claimed;
   }
 
   /** Stores vectors (all of one length) of `model`, one statement for the batch; ends their claims. */
