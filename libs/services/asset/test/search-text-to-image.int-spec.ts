@@ -186,6 +186,12 @@ describe('text-to-image search (search model configured)', () => {
       } finally {
         fake.fail(undefined);
       }
+      // 429 with retry-after: the 503 asks the caller to wait as long.
+      fake.fail('rate-limited', { times: 1, retryAfterS: 9 });
+      const limited = await search(clip, { query: 'a black picture' });
+      expect(limited.status).toBe(503);
+      expect(limited.headers.get('retry-after')).toBe('9');
+      expect(limited.body.infos).toEqual({ model: 'fake-clip', retryAfter: 9 });
       await settled(clip);
       expect(hitIds(await search(clip, { query: 'purple' }))[0]).toBe(ids.purple);
     }, 60_000);

@@ -132,7 +132,9 @@ export function buildSearchQueries(c: SearchCriteria, index?: { vectorSchema: st
       ? modelScore!
       : Prisma.sql`(${1 - semantic.ratio}::float8 * ${rank} + ${semantic.ratio}::float8 * ${modelScore!})`;
   const textMatch = tsq ? (semantic ? Prisma.sql`(a.search_text @@ ${tsq} OR ${hasModelVector!})` : Prisma.sql`a.search_text @@ ${tsq}`) : undefined;
-  const schema = index ? Prisma.raw(quoteIdent(index.vectorSchema)) : undefined;
+  // A query embedded by the search model takes the exact scan: the index path's candidates (the nearest images and the
+  // text matches) would miss the rows that match by the model's similarity alone.
+  const schema = index && !(c.semantic && c.text !== undefined) ? Prisma.raw(quoteIdent(index.vectorSchema)) : undefined;
   const asVector = (value: Prisma.Sql) => Prisma.sql`${value}::${schema!}.vector(${Prisma.raw(String(IMAGE_EMBEDDING_DIMENSIONS))})`;
   const query = c.vector ? Prisma.sql`${c.vector}::real[]` : undefined;
   // The dot product (stored vectors are unit length: the cosine), clamped at 0. The exact scan sums it in SQL; the

@@ -1,7 +1,6 @@
-import { Injectable, Logger } from '@nestjs/common';
-import { errorMessage } from '@genasset/contracts';
+import { HttpStatus, Injectable } from '@nestjs/common';
 import type { Principal } from '@genasset/auth';
-import { ApiError, countLimit, pageFields, parseFilter, searchPaging, searchSort, type FieldError, type FilterCondition, type SearchBody, type SearchPageFields } from '@genasset/http';
+import { ApiError, ApiErrorCode, countLimit, pageFields, parseFilter, searchPaging, searchSort, type FieldError, type FilterCondition, type SearchBody, type SearchPageFields } from '@genasset/http';
 import { AssetPresenter, flag, type AssetView } from '../core/asset-presenter';
 import { ASSET_ID_PATTERN } from '../core/asset-ids';
 import { AssetRepository } from '../core/asset.repository';
@@ -33,7 +32,6 @@ export type AssetHit = AssetView & { teamId: string; nsfw: string[]; score: numb
  */
 @Injectable()
 export class SearchAssetsService {
-  private readonly logger = new Logger('AssetSearch');
   constructor(
     private readonly scopes: TenantScopes,
     private readonly assets: AssetRepository,
@@ -102,11 +100,14 @@ export class SearchAssetsService {
     try {
       return { vector: await this.searchModel.embedQuery(query), model, ratio: q };
     } catch (error) {
-      this.logger.warn(`search: the query could not be embedded: ${errorMessage(error)}`);
       const retryAfterMs = error instanceof SearchModelError ? error.retryAfterMs : undefined;
-      throw ApiError.serviceUnavailable(
+      // The cause (the backend's words, its address) goes to the log with the 503 (the error filter), not to the caller.
+      throw new ApiError(
+        HttpStatus.SERVICE_UNAVAILABLE,
+        ApiErrorCode.serviceUnavailable,
         `the search model ${model} cannot embed the query now; try again later, or send querySemanticRatio: 0 for full-text search alone`,
         { model, retryAfter: Math.max(5, Math.ceil((retryAfterMs ?? 0) / 1000)) },
+        { cause: error },
       );
     }
   }
