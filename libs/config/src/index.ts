@@ -16,5 +16,6 @@ export {
   type BackendConfig,
   type ComfyuiBackendConfig,
   searchEmbeddingBackend,
+  isSearchEmbeddingBackend,
   type SearchEmbeddingBackend,
 } from './backends/backends-file';

@@ -90,8 +90,16 @@ export type BackendConfig = ComfyuiBackendConfig | OpenaiBackendConfig | Replica
  * problem is reported at once under INFERENCE_BACKENDS_FILE with its path in the file
  * (`backends.gpu1.url: Invalid URL`), and so are credential variables that are not set and two
  * backends claiming one route.
+ *
+ * `secretsOf` (default: every backend) names the backends whose credential (and webhook secret)
+ * variables this process needs: asset-service reads the file for its search model only, so it
+ * needs that backend's key, not the ComfyUI or Replicate tokens. The others' `headers` are empty.
  */
-export function loadBackendsFile(path: string, env: NodeJS.ProcessEnv = process.env): BackendConfig[] {
+export function loadBackendsFile(
+  path: string,
+  env: NodeJS.ProcessEnv = process.env,
+  options: { secretsOf?: (backend: { type: string; models?: unknown }) => boolean } = {},
+): BackendConfig[] {
   let text: string;
   try {
     text = readFileSync(path, 'utf8');
@@ -127,14 +135,17 @@ export function loadBackendsFile(path: string, env: NodeJS.ProcessEnv = process.
       if (searchBy) found.push(`${path}: backends.${name}.models.searchEmbedding: search already embeds with ${searchBy} (name one backend's searchEmbedding)`);
       else searchBy = name;
     }
-    const headers = credentialHeaders(config.credentials, env, (field, variable) =>
-      found.push(`${path}: backends.${name}.credentials.${field}: the environment variable ${variable} is not set`),
-    );
+    const secrets = options.secretsOf?.(config) ?? true;
+    const headers = secrets
+      ? credentialHeaders(config.credentials, env, (field, variable) =>
+          found.push(`${path}: backends.${name}.credentials.${field}: the environment variable ${variable} is not set`),
+        )
+      : {};
     const absolute = (files: Record<string, string>) =>
       Object.fromEntries(Object.entries(files).map(([r, file]) => [r, resolve(base, file)]));
     if (config.type === 'replicate') {
       const webhookSecret = config.webhookSecretEnv ? env[config.webhookSecretEnv] : undefined;
-      if (config.webhookSecretEnv && !webhookSecret)
+      if (secrets && config.webhookSecretEnv && !webhookSecret)
         found.push(`${path}: backends.${name}.webhookSecretEnv: the environment variable ${config.webhookSecretEnv} is not set`);
       return { ...config, name, headers, webhookSecret };
     }
@@ -202,6 +213,10 @@ export interface SearchEmbeddingBackend {
   /** One call's time limit, ms (the backend's `timeouts.request`). */
   requestTimeoutMs: number;
 }
+
+/** Whether a backend is the search embedding model's (`loadBackendsFile`'s `secretsOf` for asset-service). */
+export const isSearchEmbeddingBackend = (backend: { type: string; models?: unknown }): boolean =>
+  backend.type === 'openai' && !!(backend.models as { searchEmbedding?: string } | undefined)?.searchEmbedding;
 
 /** The search embedding model of the loaded file: the one openai backend naming `models.searchEmbedding`, if any. */
 export function searchEmbeddingBackend(backends: readonly BackendConfig[]): SearchEmbeddingBackend | undefined {

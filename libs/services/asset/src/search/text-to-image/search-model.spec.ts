@@ -30,6 +30,14 @@ describe('loadSearchModelConfig (INFERENCE_BACKENDS_FILE)', () => {
     });
   });
 
+  it("needs the search backend's credential variables only, not the worker's other keys", () => {
+    const path = file({
+      gpu1: { type: 'comfyui', url: 'http://comfy:8188', credentials: { scheme: 'bearer', tokenEnv: 'COMFY_TOKEN' }, routes: ['txt2img'] },
+      clip: { type: 'openai', url: 'http://infinity:7997', credentials: { scheme: 'bearer', tokenEnv: 'CLIP_KEY' }, models: { searchEmbedding: 'm' } },
+    });
+    expect(loadSearchModelConfig({ INFERENCE_BACKENDS_FILE: path, CLIP_KEY: 'k' })).toMatchObject({ backend: 'clip', headers: { authorization: 'Bearer k' } });
+  });
+
   it.each([
     [{ clip: { type: 'openai', url: 'http://i:7997', models: { searchEmbedding: '' } } }, /backends\.clip\.models\.searchEmbedding: Too small/],
     [{ clip: { type: 'openai', url: 'http://i:7997' } }, /backends\.clip\.routes: name at least one route \(or models\.searchEmbedding/],

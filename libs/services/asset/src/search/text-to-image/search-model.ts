@@ -1,5 +1,5 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
-import { BACKENDS_VARIABLE, loadBackendsFile, PROCESS_ENV, searchEmbeddingBackend, type SearchEmbeddingBackend } from '@genasset/config';
+import { BACKENDS_VARIABLE, isSearchEmbeddingBackend, loadBackendsFile, PROCESS_ENV, searchEmbeddingBackend, type SearchEmbeddingBackend } from '@genasset/config';
 import { errorMessage } from '@genasset/contracts';
 
 /** The search embedding model of INFERENCE_BACKENDS_FILE (undefined: none configured, text-to-image search is off). */
@@ -9,10 +9,11 @@ export const SEARCH_MODEL_CONFIG = Symbol('SEARCH_MODEL_CONFIG');
  * Reads INFERENCE_BACKENDS_FILE as the inference worker does (the same loader and schema, so the
  * same file is refused for the same reasons, each naming its path in the file) and keeps the
  * openai backend naming `models.searchEmbedding`. Absent variable, or no such backend: undefined.
+ * Only that backend's credential variables are needed here (the worker's other keys are not).
  */
 export function loadSearchModelConfig(env: NodeJS.ProcessEnv): SearchEmbeddingBackend | undefined {
   const path = env[BACKENDS_VARIABLE];
-  return path ? searchEmbeddingBackend(loadBackendsFile(path, env)) : undefined;
+  return path ? searchEmbeddingBackend(loadBackendsFile(path, env, { secretsOf: isSearchEmbeddingBackend })) : undefined;
 }
 
 export const searchModelConfigProvider = {
