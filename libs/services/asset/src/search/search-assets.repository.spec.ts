@@ -21,6 +21,12 @@ describe('buildSearchQueries: text to image (the search model)', () => {
     expect(count.text.replace(/\s+/g, ' ')).toMatch(/OR \(a\.model_embedding_model = \$\d+ AND a\.model_embedding IS NOT NULL\)/);
   });
 
+  it('where pgvector is installed, it computes the dot product (negated inner product, no dimension needed)', () => {
+    const text = buildSearchQueries({ ...base, semantic: semantic(0.5) }, undefined, { pgvectorSchema: 'assets' }).page.text.replace(/\s+/g, ' ');
+    expect(text).toMatch(/greatest\(0, -\(a\.model_embedding::"assets"\.vector OPERATOR\("assets"\.<#>\) \$\d+::real\[\]::"assets"\.vector\)\)/);
+    expect(text).not.toMatch(/unnest\(a\.model_embedding/);
+  });
+
   it('q = 1: the similarity alone', () => {
     expect(flat({ ...base, semantic: semantic(1) })).toMatch(/SELECT .*, CASE WHEN \(a\.model_embedding_model = \$\d+ AND a\.model_embedding IS NOT NULL\) THEN .* AS score FROM/);
   });

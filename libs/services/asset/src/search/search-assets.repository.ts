@@ -83,7 +83,8 @@ export class SearchAssetsRepository {
       const short = rows.length < Math.min(c.limit, total - c.offset);
       if (!short && !rows.some((r) => !(Number(r.score) > 0))) return { rows: rows.map(scored), total };
     }
-    const { page, count } = buildSearchQueries(c);
+    // The search model's similarity is computed by pgvector where it is installed (the exact scan either way).
+    const { page, count } = buildSearchQueries(c, undefined, mode.kind === 'hnsw' ? { pgvectorSchema: mode.schema } : undefined);
     const [rows, total] = await Promise.all([this.db.query<ScoredRow>(page.text, page.values), this.count(count)]);
     return { rows: rows.map(scored), total };
   }
@@ -110,7 +111,12 @@ const HAS_VECTOR = Prisma.raw(`cardinality(a.embedding) = ${IMAGE_EMBEDDING_DIME
  * image scores ratio × similarity, so it can rank in the top n only when
  * fewer than n rows are more similar, i.e. when it is among the n nearest.
  */
-export function buildSearchQueries(c: SearchCriteria, index?: { vectorSchema: string }): { page: Prisma.Sql; count: Prisma.Sql } {
+export function buildSearchQueries(
+  c: SearchCriteria,
+  index?: { vectorSchema: string },
+  /** Where pgvector lives, for the search model's dot product (`<#>`: ~8× cheaper per row than the SQL sum); absent: the SQL sum. */
+  modelOps?: { pgvectorSchema: string },
+): { page: Prisma.Sql; count: Prisma.Sql } {
   const scope: Prisma.Sql[] = [
     // A literal, not a parameter, in the public scope: the partial indexes on privacy = 'public' stay usable.
     c.scope.kind === 'public' ? Prisma.sql`a.privacy = 'public'` : Prisma.sql`a.project_id = ${c.scope.projectId}`,
@@ -123,9 +129,14 @@ export function buildSearchQueries(c: SearchCriteria, index?: { vectorSchema: st
   // and a row matches the words or has a vector of the model; without it, the text alone.
   const semantic = tsq && c.semantic ? c.semantic : undefined;
   const hasModelVector = semantic ? Prisma.sql`(a.model_embedding_model = ${semantic.model} AND a.model_embedding IS NOT NULL)` : undefined;
-  const modelScore = semantic
-    ? Prisma.sql`CASE WHEN ${hasModelVector!} THEN greatest(0, (SELECT sum(x * y) FROM unnest(a.model_embedding, ${semantic.vector}::real[]) AS m(x, y))) ELSE 0 END`
-    : undefined;
+  // The vectors of one model have one length (its dimension, known at run time: no typmod needed for the cast).
+  const ops = modelOps ? Prisma.raw(quoteIdent(modelOps.pgvectorSchema)) : undefined;
+  const modelDot = !semantic
+    ? undefined
+    : ops
+      ? Prisma.sql`-(a.model_embedding::${ops}.vector OPERATOR(${ops}.<#>) ${semantic.vector}::real[]::${ops}.vector)`
+      : Prisma.sql`(SELECT sum(x * y) FROM unnest(a.model_embedding, ${semantic.vector}::real[]) AS m(x, y))`;
+  const modelScore = semantic ? Prisma.sql`CASE WHEN ${hasModelVector!} THEN greatest(0, ${modelDot!}) ELSE 0 END` : undefined;
   const textScore = !semantic
     ? rank
     : semantic.ratio >= 1
