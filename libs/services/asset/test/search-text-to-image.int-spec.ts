@@ -20,14 +20,15 @@ describe('text-to-image search (search model configured)', () => {
   let t: Tenant;
   let other: Tenant;
   const ids: Record<string, string> = {};
-  const CLIP_ENV = (model: string) => ({
+  let clipClosed = false;
+  const CLIP_ENV = (model: string, request = '3s') => ({
     INFERENCE_BACKENDS_FILE: writeBackendsFile({
       clip: {
         type: 'openai',
         url: fake.url,
         credentials: { scheme: 'bearer', tokenEnv: 'CLIP_KEY' },
         models: { searchEmbedding: model },
-        timeouts: { request: '3s' },
+        timeouts: { request },
       },
     }),
     CLIP_KEY: 'sk-clip',
@@ -71,7 +72,7 @@ describe('text-to-image search (search model configured)', () => {
   }, 120_000);
 
   afterAll(async () => {
-    await clip?.close();
+    if (!clipClosed) await clip?.close();
     await plain?.close();
     await fake?.close();
   });
@@ -201,8 +202,8 @@ describe('text-to-image search (search model configured)', () => {
       let second: ServiceHarness | undefined;
       try {
         [clip, second] = await Promise.all([
-          startAssetHarness({ ...CLIP_ENV('fake-clip-2'), DATABASE_URL: plain.database.url }),
-          startAssetHarness({ ...CLIP_ENV('fake-clip-2'), DATABASE_URL: plain.database.url }),
+          startAssetHarness({ ...CLIP_ENV('fake-clip-2', '60s'), DATABASE_URL: plain.database.url }),
+          startAssetHarness({ ...CLIP_ENV('fake-clip-2', '60s'), DATABASE_URL: plain.database.url }),
         ]);
         await settled(clip, 'fake-clip-2');
         // The black picture fake-clip refused is tried again: fake-clip-2 reads it.
@@ -217,6 +218,26 @@ describe('text-to-image search (search model configured)', () => {
         await second?.close();
       }
     }, 120_000);
+
+    it('at shutdown, a call in flight is abandoned and its batch given back at once (not held for the 60 s request timeout)', async () => {
+      fake.fail('never-answers');
+      try {
+        const before = fake.requests.length;
+        ids.orange = await uploadPicture(clip, t, '#ee8811', 'IMG_0009.png');
+        await waitFor(() => fake.requests.slice(before).some((r) => r.path === '/v1/embeddings'), { timeoutMs: 10_000, what: 'the embedding call' });
+        const started = Date.now();
+        clipClosed = true;
+        await clip.close();
+        expect(Date.now() - started).toBeLessThan(8_000);
+      } finally {
+        fake.fail(undefined);
+      }
+      const [row] = await plain.db.query<{ model: string | null; due: boolean }>(
+        `SELECT model_embedding_model AS model, model_embedding_lease <= now() AS due FROM assets.assets WHERE id = $1`,
+        [ids.orange],
+      );
+      expect(row).toEqual({ model: null, due: true });
+    }, 60_000);
   });
 });
 

@@ -43,6 +43,8 @@ export class ModelEmbedder implements OnApplicationBootstrap, OnModuleDestroy {
   /** A picture the model must embed: tells a refused asset from a refusing model. */
   private probe?: Promise<string>;
   private readonly leaseMs: number;
+  /** Aborted at shutdown: a call in flight is abandoned and its batch given back at once (stop() need not wait for the backend). */
+  private readonly stopping = new AbortController();
 
   constructor(
     @Inject(DATABASE_CONNECTION) db: DatabaseConnection,
@@ -69,6 +71,7 @@ export class ModelEmbedder implements OnApplicationBootstrap, OnModuleDestroy {
 
   async onModuleDestroy(): Promise<void> {
     this.removeCheck?.();
+    this.stopping.abort();
     await this.loop?.stop();
   }
 
@@ -104,6 +107,14 @@ export class ModelEmbedder implements OnApplicationBootstrap, OnModuleDestroy {
       this.lastError = undefined;
       return claimed.length >= IMAGES_PER_CALL;
     } catch (error) {
+      if (this.stopping.signal.aborted) {
+        // Shutting down: the batch goes back as it was, for the next replica (or this one's next start).
+        await this.repository.release(
+          claimed.map((c) => c.id),
+          0,
+        );
+        return false;
+      }
       // The backend failed (SearchModelError transient/invalid) or storage/database did: the batch is retried later.
       this.failures++;
       const retryAfter = error instanceof SearchModelError ? (error.retryAfterMs ?? 0) : 0;
@@ -134,14 +145,17 @@ export class ModelEmbedder implements OnApplicationBootstrap, OnModuleDestroy {
     let embedded: { id: string; embedding: number[] }[] = [];
     if (ready.length) {
       try {
-        const vectors = await this.model.embedImages(ready.map((r) => r.uri));
+        const vectors = await this.model.embedImages(
+          ready.map((r) => r.uri),
+          this.stopping.signal,
+        );
         embedded = ready.map((r, i) => ({ id: r.asset.id, embedding: vectors[i] }));
       } catch (error) {
         if (!(error instanceof SearchModelError) || error.kind !== 'refused') throw error;
         // One refused image refuses the batch (Infinity: 400 ImageCorruption): each alone, to find which.
         for (const r of ready) {
           try {
-            const [vector] = await this.model.embedImages([r.uri]);
+            const [vector] = await this.model.embedImages([r.uri], this.stopping.signal);
             embedded.push({ id: r.asset.id, embedding: vector });
           } catch (single) {
             if (!(single instanceof SearchModelError) || single.kind !== 'refused') throw single;
@@ -163,7 +177,7 @@ export class ModelEmbedder implements OnApplicationBootstrap, OnModuleDestroy {
       .toBuffer()
       .then((b) => `data:image/jpeg;base64,${b.toString('base64')}`);
     try {
-      await this.model.embedImages([await this.probe]);
+      await this.model.embedImages([await this.probe], this.stopping.signal);
     } catch {
       throw new SearchModelError(`${refusal.message} (it refuses a plain test picture too)`, 'transient');
     }

@@ -150,12 +150,12 @@ export class SearchModel {
     return vector;
   }
 
-  /** Unit-length vectors of images given as `data:` URIs (modality image), in their order: one call. */
-  embedImages(dataUris: readonly string[]): Promise<number[][]> {
-    return this.embed('image', dataUris);
+  /** Unit-length vectors of images given as `data:` URIs (modality image), in their order: one call; `signal` aborts it (shutdown). */
+  embedImages(dataUris: readonly string[], signal?: AbortSignal): Promise<number[][]> {
+    return this.embed('image', dataUris, signal);
   }
 
-  private async embed(modality: 'text' | 'image', input: readonly string[]): Promise<number[][]> {
+  private async embed(modality: 'text' | 'image', input: readonly string[], signal?: AbortSignal): Promise<number[][]> {
     const config = this.config;
     if (!config) throw new Error('no search embedding model is configured');
     const call = `the search model ${config.model} (backend ${config.backend})`;
@@ -165,9 +165,10 @@ export class SearchModel {
         method: 'POST',
         headers: { ...config.headers, 'content-type': 'application/json', accept: 'application/json' },
         body: JSON.stringify({ model: config.model, input, modality, encoding_format: 'float' }),
-        signal: AbortSignal.timeout(config.requestTimeoutMs),
+        signal: signal ? AbortSignal.any([AbortSignal.timeout(config.requestTimeoutMs), signal]) : AbortSignal.timeout(config.requestTimeoutMs),
       });
     } catch (error) {
+      if (signal?.aborted) throw new SearchModelError(`the call to ${call} was abandoned (shutting down)`, 'transient');
       const timedOut = (error as Error).name === 'TimeoutError';
       throw new SearchModelError(
         timedOut ? `${call} did not answer within ${config.requestTimeoutMs} ms` : `${call} could not be reached (${errorMessage(error)})`,
