@@ -1,6 +1,4 @@
-import type { OpenaiBackendConfig } from '../../backends/openai-backend';
-import { OPENAI_ROUTES } from '../../backends/openai-backend';
-import { describeBackend } from '../../backends/backends-file';
+import { describeBackend, OPENAI_ROUTES, type OpenaiBackendConfig } from '@genasset/config';
 import { Slots, type ServerEngine } from '../backend-engine';
 import { BackendHttp } from '../backend/backend-http';
 import { EngineAborted, EngineError, type EngineContext, type EngineJob, type EngineResult } from '../engine';
