@@ -40,7 +40,7 @@ export class SearchModelError extends Error {
   }
 }
 
-/** Images the fake and Infinity take in one call (Infinity's ITEMS_LIMIT_SMALL: at most 32 URIs). */
+/** Pictures sent per call (Infinity takes at most 32 image URIs a call: its ITEMS_LIMIT_SMALL). */
 export const IMAGES_PER_CALL = 16;
 
 /** A small least-recently-used map (recent query vectors). */
