@@ -40,6 +40,7 @@ export {
   type FakeOpenaiFailure,
   type FakeOpenaiOptions,
   type FakeOpenaiRequest,
+  FAKE_COLOURS,
 } from './fakes/openai/fake-openai';
 export { FakeCog, type SentWebhook } from './fakes/cog/fake-cog';
 export { type FakePrediction, type FakePredictionFailure } from './fakes/cog/fake-predictions';

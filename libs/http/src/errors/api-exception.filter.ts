@@ -27,7 +27,10 @@ export class ApiExceptionFilter implements ExceptionFilter {
     }
     if (reply.sent) return;
     // A 503 is worth retrying (an overloaded database, a dependency not ready): say when.
-    if (status === 503 && !reply.hasHeader('retry-after')) void reply.header('retry-after', '1');
+    // `infos.retryAfter` (seconds), when the thrower knows better (a search model backing off).
+    const retryAfter = (error.infos as { retryAfter?: unknown }).retryAfter;
+    if (status === 503 && !reply.hasHeader('retry-after'))
+      void reply.header('retry-after', typeof retryAfter === 'number' && retryAfter > 0 ? String(Math.ceil(retryAfter)) : '1');
     void reply.status(status).header('content-type', 'application/json; charset=utf-8').send(body);
   }
 }

@@ -56,7 +56,12 @@ export class SearchBody {
   @Max(1, RATIO('imageSemanticRatio'))
   imageSemanticRatio?: number;
 
-  @ApiPropertyOptional({ minimum: 0, maximum: 1, description: 'Accepted, and without effect: no built-in model embeds text (docs/search.md)' })
+  @ApiPropertyOptional({
+    minimum: 0,
+    maximum: 1,
+    description:
+      'Assets, with a query, where a search embedding model is configured: query score = (1 - ratio) · text + ratio · text-to-image similarity (default 0.5; 0: full text alone). Otherwise without effect (docs/search.md, "Text to image")',
+  })
   @IsOptional()
   @IsNumber({}, RATIO('querySemanticRatio'))
   @Min(0, RATIO('querySemanticRatio'))

@@ -37,6 +37,12 @@ export interface SearchCriteria {
   vector?: number[];
   /** Weight of the vector score in the hybrid score when both are given. */
   ratio: number;
+  /**
+   * Text-to-image (docs/search.md): the query text's unit vector from the search model `model`,
+   * compared with each asset's `model_embedding` of that model; `ratio` (querySemanticRatio) weighs
+   * it against the text score. Rows then match the text or have a vector of the model.
+   */
+  semantic?: { vector: number[]; model: string; ratio: number };
   conditions: readonly FilterCondition[];
   sort: readonly { attribute: 'createdAt' | 'updatedAt'; direction: 'asc' | 'desc' }[];
   offset: number;
@@ -68,7 +74,7 @@ export class SearchAssetsRepository {
 
   async search(c: SearchCriteria): Promise<{ rows: ScoredRow[]; total: number }> {
     const mode = this.index.mode;
-    if (c.vector && mode.kind === 'hnsw' && !c.sort.length && c.offset + c.limit <= INDEX_MAX_DEPTH) {
+    if (c.vector && !c.semantic && mode.kind === 'hnsw' && !c.sort.length && c.offset + c.limit <= INDEX_MAX_DEPTH) {
       const { page, count } = buildSearchQueries(c, { vectorSchema: mode.schema });
       const [rows, total] = await Promise.all([this.index.statements().query<ScoredRow>(page.text, page.values), this.count(count)]);
       // The exact scan answers instead when the page reached rows scoring 0 (images pointing away from the
@@ -77,7 +83,8 @@ export class SearchAssetsRepository {
       const short = rows.length < Math.min(c.limit, total - c.offset);
       if (!short && !rows.some((r) => !(Number(r.score) > 0))) return { rows: rows.map(scored), total };
     }
-    const { page, count } = buildSearchQueries(c);
+    // The search model's similarity is computed by pgvector where it is installed (the exact scan either way).
+    const { page, count } = buildSearchQueries(c, undefined, mode.kind === 'hnsw' ? { pgvectorSchema: mode.schema } : undefined);
     const [rows, total] = await Promise.all([this.db.query<ScoredRow>(page.text, page.values), this.count(count)]);
     return { rows: rows.map(scored), total };
   }
@@ -104,7 +111,12 @@ const HAS_VECTOR = Prisma.raw(`cardinality(a.embedding) = ${IMAGE_EMBEDDING_DIME
  * image scores ratio × similarity, so it can rank in the top n only when
  * fewer than n rows are more similar, i.e. when it is among the n nearest.
  */
-export function buildSearchQueries(c: SearchCriteria, index?: { vectorSchema: string }): { page: Prisma.Sql; count: Prisma.Sql } {
+export function buildSearchQueries(
+  c: SearchCriteria,
+  index?: { vectorSchema: string },
+  /** Where pgvector lives, for the search model's dot product (`<#>`: ~8× cheaper per row than the SQL sum); absent: the SQL sum. */
+  modelOps?: { pgvectorSchema: string },
+): { page: Prisma.Sql; count: Prisma.Sql } {
   const scope: Prisma.Sql[] = [
     // A literal, not a parameter, in the public scope: the partial indexes on privacy = 'public' stay usable.
     c.scope.kind === 'public' ? Prisma.sql`a.privacy = 'public'` : Prisma.sql`a.project_id = ${c.scope.projectId}`,
@@ -112,8 +124,28 @@ export function buildSearchQueries(c: SearchCriteria, index?: { vectorSchema: st
   ];
   const where = [...scope];
   const tsq = c.text !== undefined ? Prisma.sql`websearch_to_tsquery('english', ${c.text})` : undefined;
-  const textScore = tsq ? Prisma.sql`ts_rank_cd(a.search_text, ${tsq}, 32)` : Prisma.sql`0`;
-  const schema = index ? Prisma.raw(quoteIdent(index.vectorSchema)) : undefined;
+  const rank = tsq ? Prisma.sql`ts_rank_cd(a.search_text, ${tsq}, 32)` : Prisma.sql`0`;
+  // With the search model (text-to-image), the query's score is (1 - q)·text + q·cosine(model_embedding, query vector),
+  // and a row matches the words or has a vector of the model; without it, the text alone.
+  const semantic = tsq && c.semantic ? c.semantic : undefined;
+  const hasModelVector = semantic ? Prisma.sql`(a.model_embedding_model = ${semantic.model} AND a.model_embedding IS NOT NULL)` : undefined;
+  // The vectors of one model have one length (its dimension, known at run time: no typmod needed for the cast).
+  const ops = modelOps ? Prisma.raw(quoteIdent(modelOps.pgvectorSchema)) : undefined;
+  const modelDot = !semantic
+    ? undefined
+    : ops
+      ? Prisma.sql`-(a.model_embedding::${ops}.vector OPERATOR(${ops}.<#>) ${semantic.vector}::real[]::${ops}.vector)`
+      : Prisma.sql`(SELECT sum(x * y) FROM unnest(a.model_embedding, ${semantic.vector}::real[]) AS m(x, y))`;
+  const modelScore = semantic ? Prisma.sql`CASE WHEN ${hasModelVector!} THEN greatest(0, ${modelDot!}) ELSE 0 END` : undefined;
+  const textScore = !semantic
+    ? rank
+    : semantic.ratio >= 1
+      ? modelScore!
+      : Prisma.sql`(${1 - semantic.ratio}::float8 * ${rank} + ${semantic.ratio}::float8 * ${modelScore!})`;
+  const textMatch = tsq ? (semantic ? Prisma.sql`(a.search_text @@ ${tsq} OR ${hasModelVector!})` : Prisma.sql`a.search_text @@ ${tsq}`) : undefined;
+  // A query embedded by the search model takes the exact scan: the index path's candidates (the nearest images and the
+  // text matches) would miss the rows that match by the model's similarity alone.
+  const schema = index && !(c.semantic && c.text !== undefined) ? Prisma.raw(quoteIdent(index.vectorSchema)) : undefined;
   const asVector = (value: Prisma.Sql) => Prisma.sql`${value}::${schema!}.vector(${Prisma.raw(String(IMAGE_EMBEDDING_DIMENSIONS))})`;
   const query = c.vector ? Prisma.sql`${c.vector}::real[]` : undefined;
   // The dot product (stored vectors are unit length: the cosine), clamped at 0. The exact scan sums it in SQL; the
@@ -124,8 +156,8 @@ export function buildSearchQueries(c: SearchCriteria, index?: { vectorSchema: st
       ? Prisma.sql`greatest(0, (SELECT sum(x * y) FROM unnest(a.embedding, ${query}) AS v(x, y)))`
       : Prisma.sql`CASE WHEN ${HAS_VECTOR} THEN greatest(0, -(${asVector(Prisma.sql`a.embedding`)} OPERATOR(${schema}.<#>) ${asVector(query)})) ELSE 0 END`;
   // Hybrid: a row matches the text, or (with an image) has an embedding to compare; each side scores 0 where it does not apply.
-  if (tsq && c.vector) where.push(Prisma.sql`(a.search_text @@ ${tsq} OR ${HAS_VECTOR})`);
-  else if (tsq) where.push(Prisma.sql`a.search_text @@ ${tsq}`);
+  if (textMatch && c.vector) where.push(Prisma.sql`(${textMatch} OR ${HAS_VECTOR})`);
+  else if (textMatch) where.push(textMatch);
   else if (c.vector) where.push(HAS_VECTOR);
 
   const ratio = tsq && c.vector ? c.ratio : c.vector ? 1 : 0;

@@ -1,6 +1,6 @@
-import { Injectable } from '@nestjs/common';
+import { HttpStatus, Injectable } from '@nestjs/common';
 import type { Principal } from '@genasset/auth';
-import { ApiError, countLimit, pageFields, parseFilter, searchPaging, searchSort, type FieldError, type FilterCondition, type SearchBody, type SearchPageFields } from '@genasset/http';
+import { ApiError, ApiErrorCode, countLimit, pageFields, parseFilter, searchPaging, searchSort, type FieldError, type FilterCondition, type SearchBody, type SearchPageFields } from '@genasset/http';
 import { AssetPresenter, flag, type AssetView } from '../core/asset-presenter';
 import { ASSET_ID_PATTERN } from '../core/asset-ids';
 import { AssetRepository } from '../core/asset.repository';
@@ -10,10 +10,13 @@ import { TenantScopes } from '../core/tenant-scope';
 import { AssetEmbeddings } from '../embeddings/asset-embeddings';
 import { tryImageEmbedding } from '../embeddings/image-embedding';
 import { referenceVector } from './reference-vector';
-import { SearchAssetsRepository, ASSET_FILTER_SPEC } from './search-assets.repository';
+import { SearchAssetsRepository, ASSET_FILTER_SPEC, type SearchCriteria } from './search-assets.repository';
+import { SearchModel, SearchModelError } from './text-to-image/search-model';
 
 /** Hybrid weight when a query and an image are both given and imageSemanticRatio is not. */
 export const DEFAULT_SEMANTIC_RATIO = 0.5;
+/** Weight of the search model's similarity in a query's score when a search model is configured and querySemanticRatio is not given. */
+export const DEFAULT_QUERY_SEMANTIC_RATIO = 0.5;
 
 /** Filters refused in the public scope: they would probe another tenant's private data (as GET /v1/assets refuses them). */
 const PUBLIC_SCOPE_REFUSED = ['authorId', 'collectionIds', 'parentId'];
@@ -35,6 +38,7 @@ export class SearchAssetsService {
     private readonly embeddings: AssetEmbeddings,
     private readonly repository: SearchAssetsRepository,
     private readonly presenter: AssetPresenter,
+    private readonly searchModel: SearchModel,
   ) {}
 
   async execute(principal: Principal, projectId: string | undefined, original: string | undefined, body: SearchBody): Promise<{ hits: AssetHit[] } & SearchPageFields> {
@@ -65,7 +69,9 @@ export class SearchAssetsService {
 
     const viewer = (await this.scopes.resolve(principal, projectId)).projectId;
     const vector = like.length + unlike.length ? await this.vectorOf(viewer, body.image !== undefined ? 'image' : 'images', like, unlike) : undefined;
+    const semantic = query !== undefined ? await this.semantic(query, body.querySemanticRatio) : undefined;
     const { rows, total } = await this.repository.search({
+      semantic,
       scope: publicScope ? { kind: 'public' } : { kind: 'project', projectId: viewer },
       text: query,
       vector,
@@ -79,6 +85,31 @@ export class SearchAssetsService {
     const views = await this.presenter.views(rows, { viewer, original: flag(original) });
     const hits = views.map((view, i) => ({ ...view, teamId: rows[i].teamId, nsfw: [], score: rows[i].score }));
     return { hits, ...pageFields(paging, total) };
+  }
+
+  /**
+   * Text-to-image: the query text embedded by the search model (when one is configured and
+   * querySemanticRatio is not 0). A model that cannot answer makes the search a 503 naming it (with
+   * Retry-After), not a quieter full-text answer: the caller asked for a ranking the text alone
+   * cannot give, and `querySemanticRatio: 0` asks for the text alone.
+   */
+  private async semantic(query: string, ratio: number | undefined): Promise<SearchCriteria['semantic']> {
+    const model = this.searchModel.model;
+    const q = ratio ?? DEFAULT_QUERY_SEMANTIC_RATIO;
+    if (!model || q <= 0) return undefined;
+    try {
+      return { vector: await this.searchModel.embedQuery(query), model, ratio: q };
+    } catch (error) {
+      const retryAfterMs = error instanceof SearchModelError ? error.retryAfterMs : undefined;
+      // The cause (the backend's words, its address) goes to the log with the 503 (the error filter), not to the caller.
+      throw new ApiError(
+        HttpStatus.SERVICE_UNAVAILABLE,
+        ApiErrorCode.serviceUnavailable,
+        `the search model ${model} cannot embed the query now; try again later, or send querySemanticRatio: 0 for full-text search alone`,
+        { model, retryAfter: Math.max(5, Math.ceil((retryAfterMs ?? 0) / 1000)) },
+        { cause: error },
+      );
+    }
   }
 
   /** The query vector of the reference images (asset ids the caller may read, or data URLs). */

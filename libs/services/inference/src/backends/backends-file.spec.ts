@@ -1,10 +1,9 @@
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ConfigError } from '@genasset/config';
+import { ConfigError, describeBackend, loadBackendsFile } from '@genasset/config';
 import { createEngineRegistry } from '../engines/create-engines';
 import { loadInferenceConfig } from '../inference.config';
-import { describeBackend, loadBackendsFile } from './backends-file';
 
 const dir = mkdtempSync(join(tmpdir(), 'backends-'));
 let n = 0;

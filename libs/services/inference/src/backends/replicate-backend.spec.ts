@@ -1,8 +1,7 @@
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ConfigError } from '@genasset/config';
-import { loadBackendsFile } from './backends-file';
+import { ConfigError, loadBackendsFile } from '@genasset/config';
 
 const dir = mkdtempSync(join(tmpdir(), 'replicate-backends-'));
 let n = 0;

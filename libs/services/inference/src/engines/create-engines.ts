@@ -1,5 +1,5 @@
 import { MODE_ROUTES } from '@genasset/contracts';
-import { loadBackendsFile, type BackendConfig } from '../backends/backends-file';
+import { loadBackendsFile, type BackendConfig } from '@genasset/config';
 import type { InferenceConfig } from '../inference.config';
 import type { Engine } from './engine';
 import { EngineRegistry, parseEngineOverrides } from './engine-registry';

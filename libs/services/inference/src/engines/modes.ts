@@ -5,17 +5,9 @@ import { str } from './image/params';
 // this file adds only the worker's own routes and reads jobs by it.
 export { isResultMode, outputAssetType, routeOf } from '@genasset/contracts';
 
-/** The route of model-training jobs: the image engine's built-in trainer, or an http trainer (docs/models.md). */
-export const TRAINING_ROUTE = 'model-training';
+export { TRAINING_ROUTE, knownRoute } from '@genasset/config';
 /** Model exports: not an engine choice, the worker packs the files itself. */
 export const EXPORT_ROUTE = 'model-download';
-
-/** Every route a configuration may name: each mode, detect:<modality>, and model-training. */
-export function knownRoute(route: string): boolean {
-  if (route === TRAINING_ROUTE) return true;
-  if (route.startsWith('detect:')) return route.length > 'detect:'.length;
-  return isGenerationMode(route);
-}
 
 /**
  * The generation mode of a job: `input.generationMode` (what the generate

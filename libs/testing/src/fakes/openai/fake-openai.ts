@@ -18,6 +18,23 @@
  * `retry-after: <retryAfterS>` for the next `times` requests, then normal answers).
  * `delayMs` holds every answered POST for a fixed time, as a model's generation time would
  * (bench/generation's remote-backend run: a backend that answers each job after 1 s).
+ *
+ * `searchModels`: models that embed texts and images into one space (CLIP-like), served as Infinity
+ * (github.com/michaelfeil/infinity, read at fcb951c) serves them on the same `POST /v1/embeddings`:
+ * `libs/infinity_emb/infinity_emb/fastapi_schemas/pymodels.py` — MultiModalOpenAIEmbedding, a union
+ * told apart by `modality` ("text" default, "image", "audio"), each `{model, input: str | [str],
+ * encoding_format, user, dimensions}`; image inputs are URLs or `data:` URIs, at most 32 a call
+ * (ITEMS_LIMIT_SMALL; texts: max_client_batch_size, 2048); the answer OpenAIEmbeddingResult
+ * `{object: "list", data: [{object: "embedding", embedding, index}], model, usage: {prompt_tokens,
+ * total_tokens}, id, created}` — and `libs/infinity_emb/infinity_emb/infinity_server.py` (`_embeddings`):
+ * a model that cannot embed the modality → 400 `ModelNotDeployedError: model=… does not support
+ * embed for modality image…`, an image it cannot read → 400 `<class '…ImageCorruption'> -> …`, an
+ * overloaded model → 429; errors as `fastapi_schemas/errors.py` writes them: `{error: {message,
+ * type, param, code}}` with `code` the HTTP status; a body the union refuses → FastAPI's 422
+ * `{detail: [...]}`. The fake's vectors are deterministic and have a meaning a test can assert:
+ * one axis per colour word (red, orange, yellow, green, blue, purple, white, black) — an image
+ * points along the named colour nearest its mean colour, a text along the colour words it holds
+ * (none: an axis of its own) — so "a red square" is nearest the red picture.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import sharp from 'sharp';
@@ -39,6 +56,10 @@ export interface FakeOpenaiOptions {
    * at once): a test that the server really gets that many jobs at the same time.
    */
   answerWhenInFlight?: number;
+  /** Models that embed texts and images into one space, Infinity-style (`modality`): see the file's comment. */
+  searchModels?: string[];
+  /** Per search model, colour names whose pictures it answers as Infinity answers an image it cannot read (400 ImageCorruption, for the whole call). */
+  refusedColours?: Record<string, string[]>;
 }
 
 export interface ChatRequest {
@@ -180,6 +201,32 @@ export class FakeOpenai {
         }
         return json(200, { created: Math.floor(Date.now() / 1000), data });
       }
+      if (route === 'POST /v1/embeddings' && (body.modality !== undefined || this.options.searchModels?.includes(String(body.model)))) {
+        const modality = body.modality ?? 'text';
+        const inputs: unknown[] = Array.isArray(body.input) ? body.input : body.input === undefined ? [] : [body.input];
+        const detail = (msg: string) => json(422, { detail: [{ type: 'value_error', loc: ['body'], msg, input: null }] });
+        if (modality !== 'text' && modality !== 'image' && modality !== 'audio')
+          return detail(`Input tag '${String(modality)}' found using get_modality() does not match any of the expected tags: 'text', 'audio', 'image'`);
+        if (!inputs.length || inputs.some((i) => typeof i !== 'string')) return detail('input: a string or a list of 1 or more strings');
+        if (modality !== 'text' && inputs.length > 32) return detail('input: List should have at most 32 items after validation');
+        const infinityError = (status: number, message: string) => json(status, { error: { message, type: null, param: null, code: status } });
+        const clip = this.options.searchModels?.includes(String(body.model));
+        if (!clip)
+          return infinityError(400, `ModelNotDeployedError: model=\`${String(body.model)}\` does not support \`embed\` for modality \`${String(modality)}\`. Reason: the fake serves it as a text model`);
+        if (modality === 'audio') return infinityError(400, `ModelNotDeployedError: model=\`${String(body.model)}\` does not support \`embed\` for modality \`audio\`.`);
+        const vectors: number[][] = [];
+        for (const input of inputs as string[]) {
+          if (modality === 'text') vectors.push(colourOfText(input));
+          else {
+            const vector = await colourOfImage(input);
+            const refused = this.options.refusedColours?.[String(body.model)]?.some((name) => vector?.[COLOUR_NAMES.indexOf(name)] === 1);
+            if (!vector || refused) return infinityError(400, `<class 'infinity_emb.primitives.ImageCorruption'> -> error decoding data URI: not an image`);
+            vectors.push(vector);
+          }
+        }
+        const data = vectors.map((embedding, index) => ({ object: 'embedding', embedding, index }));
+        return json(200, { object: 'list', data, model: body.model, usage: { prompt_tokens: inputs.length, total_tokens: inputs.length }, id: `infinity-${this.requests.length}`, created: Math.floor(Date.now() / 1000) });
+      }
       if (route === 'POST /v1/embeddings') {
         const inputs = Array.isArray(body.input) ? body.input : [body.input];
         const data = inputs.map((text, index) => ({ object: 'embedding', index, embedding: embedding(String(text)) }));
@@ -221,6 +268,53 @@ function embedding(text: string): number[] {
   const v = Array.from({ length: 8 }, (_, i) => Math.sin(text.length + i * 1.7 + (text.charCodeAt(i % Math.max(1, text.length)) || 0)));
   const norm = Math.hypot(...v) || 1;
   return v.map((x) => Math.round((x / norm) * 1e6) / 1e6);
+}
+
+/** The fake search model's axes: one per colour word, then one for texts naming no colour. */
+export const FAKE_COLOURS: Record<string, [number, number, number]> = {
+  red: [220, 30, 30],
+  orange: [240, 140, 20],
+  yellow: [230, 220, 40],
+  green: [30, 170, 40],
+  blue: [30, 60, 220],
+  purple: [130, 40, 170],
+  white: [245, 245, 245],
+  black: [12, 12, 12],
+};
+const COLOUR_NAMES = Object.keys(FAKE_COLOURS);
+
+function axis(index: number, weight = 1): number[] {
+  const v = new Array<number>(COLOUR_NAMES.length + 1).fill(0);
+  v[index] = weight;
+  return v;
+}
+
+/** A text's vector: along the colour words it holds (none: the last axis). */
+function colourOfText(text: string): number[] {
+  const words = text.toLowerCase().split(/[^a-z]+/);
+  const v: number[] = COLOUR_NAMES.map((name) => (words.includes(name) ? 1 : 0));
+  v.push(v.some((x) => x > 0) ? 0 : 1);
+  const norm = Math.hypot(...v);
+  return v.map((x) => x / norm);
+}
+
+/** An image's vector (a data: URI): along the named colour nearest its mean colour; undefined when it is no image. */
+async function colourOfImage(uri: string): Promise<number[] | undefined> {
+  const match = /^data:image\/[a-z0-9.+-]+;base64,(.*)$/is.exec(uri);
+  if (!match) return undefined;
+  try {
+    const { channels } = await sharp(Buffer.from(match[1], 'base64')).stats();
+    const mean = channels.slice(0, 3).map((c) => c.mean);
+    let best = 0;
+    let bestDistance = Infinity;
+    COLOUR_NAMES.forEach((name, i) => {
+      const d = FAKE_COLOURS[name].reduce((s, c, k) => s + (c - (mean[k] ?? mean[0])) ** 2, 0);
+      if (d < bestDistance) [best, bestDistance] = [i, d];
+    });
+    return axis(best);
+  } catch {
+    return undefined;
+  }
 }
 
 async function picture(width: number, height: number, seed: string): Promise<Buffer> {

@@ -1,6 +1,6 @@
 import sharp from 'sharp';
 import { FakeComfyui } from '@genasset/testing';
-import type { ComfyuiBackendConfig } from '../../backends/backends-file';
+import type { ComfyuiBackendConfig } from '@genasset/config';
 import { EngineError } from '../engine';
 import { fakeContext, job } from '../testing/fake-context';
 import { TransientError } from '../../work/transient-error';

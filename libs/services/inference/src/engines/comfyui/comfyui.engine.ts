@@ -1,5 +1,5 @@
 import { MAX_JOB_OUTPUTS } from '@genasset/contracts';
-import { describeBackend, problems, type ComfyuiBackendConfig } from '../../backends/backends-file';
+import { describeBackend, problems, type ComfyuiBackendConfig } from '@genasset/config';
 import { parentOf } from '../backend/backend-images';
 import { storeBackendFile } from '../backend/backend-outputs';
 import { runOnce, Slots, type BackendEngine, type BackendTask, type TaskWhereabouts } from '../backend-engine';

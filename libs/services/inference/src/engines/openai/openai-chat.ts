@@ -1,5 +1,5 @@
 import sharp from 'sharp';
-import type { OpenaiBackendConfig } from '../../backends/openai-backend';
+import type { OpenaiBackendConfig } from '@genasset/config';
 import type { BackendHttp } from '../backend/backend-http';
 import { EngineError, type EngineContext, type EngineJob } from '../engine';
 import { int, str } from '../image/params';

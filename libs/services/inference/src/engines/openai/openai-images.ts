@@ -1,6 +1,6 @@
 import sharp from 'sharp';
 import { MAX_JOB_OUTPUTS } from '@genasset/contracts';
-import type { OpenaiBackendConfig } from '../../backends/openai-backend';
+import type { OpenaiBackendConfig } from '@genasset/config';
 import type { BackendHttp } from '../backend/backend-http';
 import { maskAsAlpha, parentOf } from '../backend/backend-images';
 import { base64Chunks, inlineAnswerBytes, storeBackendFile, tooLarge } from '../backend/backend-outputs';

@@ -1,6 +1,6 @@
 import sharp from 'sharp';
 import { FakeOpenai } from '@genasset/testing';
-import type { OpenaiBackendConfig } from '../../backends/openai-backend';
+import type { OpenaiBackendConfig } from '@genasset/config';
 import { TransientError } from '../../work/transient-error';
 import { EngineError } from '../engine';
 import { fakeContext, job } from '../testing/fake-context';

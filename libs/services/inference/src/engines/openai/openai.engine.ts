@@ -1,6 +1,4 @@
-import type { OpenaiBackendConfig } from '../../backends/openai-backend';
-import { OPENAI_ROUTES } from '../../backends/openai-backend';
-import { describeBackend } from '../../backends/backends-file';
+import { describeBackend, OPENAI_ROUTES, type OpenaiBackendConfig } from '@genasset/config';
 import { Slots, type ServerEngine } from '../backend-engine';
 import { BackendHttp } from '../backend/backend-http';
 import { EngineAborted, EngineError, type EngineContext, type EngineJob, type EngineResult } from '../engine';
@@ -89,7 +87,7 @@ export class OpenaiEngine implements ServerEngine {
     const answer = await this.http.json('GET /models', 'models');
     const listed = (answer as { data?: { id?: unknown }[] })?.data?.map((m) => m?.id).filter((id) => typeof id === 'string') ?? [];
     if (!listed.length) return [];
-    const needed = [...new Set(this.config.routes.map((r) => this.config.models[OPENAI_ROUTES[r]]).filter((m): m is string => !!m))];
+    const needed = [...new Set([...this.config.routes.map((r) => this.config.models[OPENAI_ROUTES[r]]), this.config.models.searchEmbedding].filter((m): m is string => !!m))];
     const missing = needed.filter((m) => !listed.includes(m));
     return missing.length ? [`models not served: ${missing.join(', ')}`] : [];
   }

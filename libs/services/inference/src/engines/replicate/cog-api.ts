@@ -1,4 +1,4 @@
-import type { CogBackendConfig } from '../../backends/replicate-backend';
+import type { CogBackendConfig } from '@genasset/config';
 import { MAX_JOB_OUTPUTS } from '@genasset/contracts';
 import { BackendHttp } from '../backend/backend-http';
 import { inlineAnswerBytes } from '../backend/backend-outputs';

@@ -1,4 +1,4 @@
-import type { ReplicateBackendConfig } from '../../backends/replicate-backend';
+import type { ReplicateBackendConfig } from '@genasset/config';
 import type { BackendCallbacks } from '../../callbacks/backend-callbacks';
 import type { BackendHttp } from '../backend/backend-http';
 

@@ -1,5 +1,5 @@
 import { ZipFile } from 'yazl';
-import type { ReplicateBackendConfig } from '../../backends/replicate-backend';
+import type { ReplicateBackendConfig } from '@genasset/config';
 import { EngineError, throwIfAborted, type EngineContext, type EngineJob, type EngineResult } from '../engine';
 import { TRAINING_ROUTE } from '../modes';
 import { predictionError } from './prediction-outputs';

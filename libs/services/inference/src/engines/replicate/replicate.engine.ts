@@ -1,6 +1,5 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import { describeBackend } from '../../backends/backends-file';
-import type { CogBackendConfig, ReplicateBackendConfig } from '../../backends/replicate-backend';
+import { describeBackend, type CogBackendConfig, type ReplicateBackendConfig } from '@genasset/config';
 import { BackendCallbacks } from '../../callbacks/backend-callbacks';
 import { BackendHttp } from '../backend/backend-http';
 import { runOnce, Slots, type BackendEngine, type BackendTask, type TaskWhereabouts } from '../backend-engine';

@@ -1,5 +1,5 @@
-import { z } from '@genasset/config';
-import { TRAINING_ROUTE } from '../engines/modes';
+import { z } from 'zod';
+import { TRAINING_ROUTE } from './routes';
 import { credentialsSchema, duration, envName, httpUrl, maxOutputBytes, route } from './backend-schema';
 
 /** Literal inputs a route sends to the model (its own parameters: `scheduler`, `lora_scale`…), added to the request's. */

@@ -1,4 +1,4 @@
-import { z } from '@genasset/config';
+import { z } from 'zod';
 import { MODE_ROUTES, MODE_TABLE, isGenerationMode, type OpenaiCall } from '@genasset/contracts';
 import { credentialsSchema, duration, httpUrl, maxOutputBytes, route } from './backend-schema';
 
@@ -31,10 +31,20 @@ export const openaiBackend = z
       })
       .default({ request: 120_000, job: 600_000 }),
     maxOutputBytes,
-    routes: z.array(route).min(1),
-    /** The server's model for each kind of call: `image` (dall-e-3, gpt-image-1, stablediffusion), `chat` (a vision model), `embedding`. */
+    /** The routes it serves; none when it is there only for search (`models.searchEmbedding`). */
+    routes: z.array(route).default([]),
+    /**
+     * The server's model for each kind of call: `image` (dall-e-3, gpt-image-1, stablediffusion), `chat` (a vision model),
+     * `embedding`; and `searchEmbedding`, a model that embeds text and images into one space (CLIP-like, served as Infinity
+     * serves it: `POST /embeddings` with `modality`), which asset-service uses for text-to-image search (docs/search.md).
+     */
     models: z
-      .strictObject({ image: z.string().min(1).optional(), chat: z.string().min(1).optional(), embedding: z.string().min(1).optional() })
+      .strictObject({
+        image: z.string().min(1).optional(),
+        chat: z.string().min(1).optional(),
+        embedding: z.string().min(1).optional(),
+        searchEmbedding: z.string().min(1).optional(),
+      })
       .default({}),
     /** How images come back: `b64_json` (default), `url` (fetched, size-capped), or `omit` the field (gpt-image-1 always answers b64_json). */
     imageResponseFormat: z.enum(['b64_json', 'url', 'omit']).default('b64_json'),
@@ -50,6 +60,8 @@ export const openaiBackend = z
       .default({ retries: 2, maxWait: 30_000 }),
   })
   .superRefine((config, ctx) => {
+    if (!config.routes.length && !config.models.searchEmbedding)
+      ctx.addIssue({ code: 'custom', path: ['routes'], message: 'name at least one route (or models.searchEmbedding, the model search embeds with)' });
     config.routes.forEach((r, i) => {
       const kind = OPENAI_ROUTES[r];
       if (!kind)

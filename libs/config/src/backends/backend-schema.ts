@@ -1,5 +1,6 @@
-import { parseDuration, z } from '@genasset/config';
-import { knownRoute } from '../engines/modes';
+import { z } from 'zod';
+import { parseDuration } from '../vars';
+import { knownRoute } from './routes';
 
 // Parts every backend type's schema shares (backends-file.ts puts them together).
 

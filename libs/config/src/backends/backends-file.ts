@@ -1,7 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { dirname, extname, resolve } from 'node:path';
 import YAML from 'yaml';
-import { ConfigError, z } from '@genasset/config';
+import { z } from 'zod';
+import { ConfigError } from '../load-config';
 import { isModeRoute, MODE_TABLE, modeOfRoute } from '@genasset/contracts';
 import { credentialsSchema, duration, httpUrl, maxOutputBytes, route, type Credentials } from './backend-schema';
 import { openaiBackend, type OpenaiBackendConfig } from './openai-backend';
@@ -89,8 +90,16 @@ export type BackendConfig = ComfyuiBackendConfig | OpenaiBackendConfig | Replica
  * problem is reported at once under INFERENCE_BACKENDS_FILE with its path in the file
  * (`backends.gpu1.url: Invalid URL`), and so are credential variables that are not set and two
  * backends claiming one route.
+ *
+ * `secretsOf` (default: every backend) names the backends whose credential (and webhook secret)
+ * variables this process needs: asset-service reads the file for its search model only, so it
+ * needs that backend's key, not the ComfyUI or Replicate tokens. The others' `headers` are empty.
  */
-export function loadBackendsFile(path: string, env: NodeJS.ProcessEnv = process.env): BackendConfig[] {
+export function loadBackendsFile(
+  path: string,
+  env: NodeJS.ProcessEnv = process.env,
+  options: { secretsOf?: (backend: { type: string; models?: unknown }) => boolean } = {},
+): BackendConfig[] {
   let text: string;
   try {
     text = readFileSync(path, 'utf8');
@@ -108,6 +117,7 @@ export function loadBackendsFile(path: string, env: NodeJS.ProcessEnv = process.
     throw problems(parsed.error.issues.map((issue) => `${path}: ${issue.path.join('.') || '(root)'}: ${issue.message}`));
   const found: string[] = [];
   const servedBy = new Map<string, string>();
+  let searchBy: string | undefined;
   const base = dirname(resolve(path));
   const backends = Object.entries(parsed.data.backends).map(([name, config]) => {
     // Checked here, not by the schema: zod reports a bad record key without the refinement's words.
@@ -121,14 +131,21 @@ export function loadBackendsFile(path: string, env: NodeJS.ProcessEnv = process.
       else if (cannot) found.push(`${path}: backends.${name}.routes.${i}: ${cannot}`);
       else servedBy.set(r, name);
     });
-    const headers = credentialHeaders(config.credentials, env, (field, variable) =>
-      found.push(`${path}: backends.${name}.credentials.${field}: the environment variable ${variable} is not set`),
-    );
+    if (config.type === 'openai' && config.models.searchEmbedding) {
+      if (searchBy) found.push(`${path}: backends.${name}.models.searchEmbedding: search already embeds with ${searchBy} (name one backend's searchEmbedding)`);
+      else searchBy = name;
+    }
+    const secrets = options.secretsOf?.(config) ?? true;
+    const headers = secrets
+      ? credentialHeaders(config.credentials, env, (field, variable) =>
+          found.push(`${path}: backends.${name}.credentials.${field}: the environment variable ${variable} is not set`),
+        )
+      : {};
     const absolute = (files: Record<string, string>) =>
       Object.fromEntries(Object.entries(files).map(([r, file]) => [r, resolve(base, file)]));
     if (config.type === 'replicate') {
       const webhookSecret = config.webhookSecretEnv ? env[config.webhookSecretEnv] : undefined;
-      if (config.webhookSecretEnv && !webhookSecret)
+      if (secrets && config.webhookSecretEnv && !webhookSecret)
         found.push(`${path}: backends.${name}.webhookSecretEnv: the environment variable ${config.webhookSecretEnv} is not set`);
       return { ...config, name, headers, webhookSecret };
     }
@@ -180,5 +197,32 @@ export function describeBackend(backend: BackendConfig): string {
   const auth = backend.credentials ? ` auth=${backend.credentials.scheme}` : '';
   const url = new URL(backend.url);
   if (url.username || url.password) [url.username, url.password] = ['***', ''];
-  return `${backend.name} (${backend.type} ${url.toString()}${auth} concurrency=${backend.concurrency}): ${backend.routes.join(' ')}`;
+  const search = backend.type === 'openai' && backend.models.searchEmbedding ? ` (search embeddings: ${backend.models.searchEmbedding})` : '';
+  return `${backend.name} (${backend.type} ${url.toString()}${auth} concurrency=${backend.concurrency}): ${backend.routes.join(' ')}${search}`;
+}
+
+/** What search needs of the backend naming `models.searchEmbedding` (docs/search.md, "Text to image"). */
+export interface SearchEmbeddingBackend {
+  /** The backend's name in the file. */
+  backend: string;
+  /** The API base URL, with its version. */
+  url: string;
+  /** Resolved credential headers (secrets: never logged). */
+  headers: Record<string, string>;
+  model: string;
+  /** One call's time limit, ms (the backend's `timeouts.request`). */
+  requestTimeoutMs: number;
+}
+
+/** Whether a backend is the search embedding model's (`loadBackendsFile`'s `secretsOf` for asset-service). */
+export const isSearchEmbeddingBackend = (backend: { type: string; models?: unknown }): boolean =>
+  backend.type === 'openai' && !!(backend.models as { searchEmbedding?: string } | undefined)?.searchEmbedding;
+
+/** The search embedding model of the loaded file: the one openai backend naming `models.searchEmbedding`, if any. */
+export function searchEmbeddingBackend(backends: readonly BackendConfig[]): SearchEmbeddingBackend | undefined {
+  for (const b of backends) {
+    if (b.type === 'openai' && b.models.searchEmbedding)
+      return { backend: b.name, url: b.url, headers: b.headers, model: b.models.searchEmbedding, requestTimeoutMs: b.timeouts.request };
+  }
+  return undefined;
 }
