@@ -7,6 +7,6 @@
  * documents served no longer match it, and names the two values to record here.
  */
 export const API_VERSION = {
-  version: '2026-11-28T00:55:09.000Z',
-  fingerprint: '31095f26137aee35',
+  version: '2026-11-28T03:29:30.000Z',
+  fingerprint: 'c7706b38d50036db',
 } as const;
