@@ -12,7 +12,7 @@ import { INFERENCE_SCHEMA, INFERENCE_SERVICE } from './inference.schema';
 import { InputReader } from './work/input-reader';
 import { JobReporter } from './work/job-reporter';
 import { WorkIntakeController } from './work/work-intake.controller';
-import { WorkQueue } from './work/work-queue';
+import { WorkQueueRepository } from './work/work-queue.repository';
 import { WorkRunnerLifecycle } from './work/work-runner.lifecycle';
 
 /**
@@ -42,8 +42,8 @@ import { WorkRunnerLifecycle } from './work/work-runner.lifecycle';
     },
     {
       provide: BackendCallbacks,
-      inject: [INFERENCE_CONFIG, WorkQueue],
-      useFactory: (config: InferenceConfig, queue: WorkQueue) =>
+      inject: [INFERENCE_CONFIG, WorkQueueRepository],
+      useFactory: (config: InferenceConfig, queue: WorkQueueRepository) =>
         new BackendCallbacks(config.INFERENCE_CALLBACK_SECRET, (jobId, submission) => queue.reportOf(jobId, submission)),
     },
     {
@@ -53,7 +53,7 @@ import { WorkRunnerLifecycle } from './work/work-runner.lifecycle';
       useFactory: (config: InferenceConfig, env: NodeJS.ProcessEnv, callbacks: BackendCallbacks) =>
         createEngineRegistry(config, env, undefined, callbacks),
     },
-    WorkQueue,
+    WorkQueueRepository,
     JobReporter,
     InputReader,
     WorkRunnerLifecycle,

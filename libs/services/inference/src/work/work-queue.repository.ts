@@ -1,7 +1,9 @@
 import { Injectable } from '@nestjs/common';
-import type { SqlClient } from '@genasset/messaging';
+import type { EventEnvelope } from '@genasset/contracts';
+import { InjectOutbox, Outbox, type SqlClient } from '@genasset/messaging';
 import { LeaseTable, type DatabaseConnection, type Statement } from '@genasset/persistence';
 import { InferencePrisma } from '../inference.prisma';
+import { INFERENCE_SCHEMA } from '../inference.schema';
 import type { Prisma } from '../generated/prisma/client';
 
 /** The transaction client of the inference schema (also what event handlers get as `ctx.tx`). */
@@ -66,18 +68,24 @@ const CLAIMED_COLUMNS = `job_id, job_type, mode, team_id, project_id, author_id,
                  backend, backend_submission, backend_handle`;
 
 /**
- * The work queue in the inference schema. Items are written with the inbox
- * mark of their `job.work.requested` (so a crash never loses one), claimed
- * with FOR UPDATE SKIP LOCKED under a lease (so replicas share the load and a
- * dead worker's items are taken over), and finished only by the claim's
- * holder, in the transaction that writes the job's report to the outbox.
+ * The work queue in the inference schema, the job path's data access (the
+ * only file of the worker that holds the Prisma client or SQL). Items are
+ * written with the inbox mark of their `job.work.requested` (so a crash never
+ * loses one), claimed with FOR UPDATE SKIP LOCKED under a lease (so replicas
+ * share the load and a dead worker's items are taken over), and changed while
+ * running or finished only by the claim's holder, in one statement with the
+ * job's report to the outbox (Outbox.writeIf: the claim's change is the guard
+ * of the events, all or nothing).
  */
 @Injectable()
-export class WorkQueue {
+export class WorkQueueRepository {
   /** Told the due time (epoch ms) of each retry queued here: the runner claims then, not at its next poll. */
   private readonly retryListeners = new Set<(dueAt: number) => void>();
 
-  constructor(private readonly prisma: InferencePrisma) {}
+  constructor(
+    private readonly prisma: InferencePrisma,
+    @InjectOutbox(INFERENCE_SCHEMA.schema) private readonly outbox: Outbox,
+  ) {}
 
   onRetryQueued(listener: (dueAt: number) => void): void {
     this.retryListeners.add(listener);
@@ -157,44 +165,57 @@ export class WorkQueue {
     return (await this.prisma.$executeRawUnsafe(sql, ...params)) > 0;
   }
 
-  /** The backend accepted the work: its handle, stored as one statement guarded by the claim (a guard for Outbox.writeIf). */
-  handleRecording(item: ClaimedItem, handle: string, leaseMs: number): Statement {
-    return WORK.whileHeld(
+  /**
+   * The backend accepted the work: stores its handle and renews the lease, with `events` (the job's
+   * progress report), in one statement guarded by the claim. False when the claim is gone (nothing written).
+   */
+  recordHandle(item: ClaimedItem, handle: string, leaseMs: number, events: EventEnvelope[]): Promise<boolean> {
+    const guard = WORK.whileHeld(
       item.jobId,
       item.claimToken,
       `backend_handle = $3, backend_submitted_at = now(), lease_until = now() + $4::float8 * interval '1 millisecond'`,
       [handle, leaseMs],
     );
+    return this.outbox.writeIf(this.prisma, guard, events);
   }
 
   /** Renews the lease; false when the claim is gone (canceled, or taken over after a missed lease). */
-  async renew(client: SqlClient, item: ClaimedItem, leaseMs: number): Promise<boolean> {
+  async renew(item: ClaimedItem, leaseMs: number): Promise<boolean> {
     const { sql, params } = this.renewal(item, leaseMs);
-    return (await client.$executeRawUnsafe(sql, ...params)) > 0;
+    return (await this.prisma.$executeRawUnsafe(sql, ...params)) > 0;
+  }
+
+  /** Renews the lease with `events` (a progress report) in one statement; false when the claim is gone (nothing written). */
+  renewReporting(item: ClaimedItem, leaseMs: number, events: EventEnvelope[]): Promise<boolean> {
+    return this.outbox.writeIf(this.prisma, this.renewal(item, leaseMs), events);
+  }
+
+  /** Ends the claim with a final status, reporting nothing; false when this worker no longer holds it. */
+  async finish(item: ClaimedItem, status: 'done' | 'failed' | 'ignored', lastError?: string): Promise<boolean> {
+    const { sql, params } = this.ending(item, status, lastError);
+    return (await this.prisma.$executeRawUnsafe(sql, ...params)) > 0;
+  }
+
+  /**
+   * Ends the claim with a final status and writes `events` (the job's report) in one statement;
+   * false when this worker no longer holds the claim (then nothing is written: nothing may be reported).
+   */
+  finishReporting(
+    item: ClaimedItem,
+    status: 'done' | 'failed' | 'ignored',
+    lastError: string | undefined,
+    events: EventEnvelope[],
+  ): Promise<boolean> {
+    return this.outbox.writeIf(this.prisma, this.ending(item, status, lastError), events);
   }
 
   /** The lease renewal as one statement returning a row only while the claim is held (a guard for Outbox.writeIf). */
-  renewal(item: ClaimedItem, leaseMs: number): Statement {
+  private renewal(item: ClaimedItem, leaseMs: number): Statement {
     return WORK.renewal(item.jobId, item.claimToken, leaseMs);
   }
 
-  /** Ends the claim with a final status; false when this worker no longer holds it (nothing may be reported then). */
-  async finish(
-    client: SqlClient,
-    item: ClaimedItem,
-    status: 'done' | 'failed' | 'ignored',
-    lastError?: string,
-  ): Promise<boolean> {
-    const { sql, params } = this.ending(item, status, lastError);
-    return (await client.$executeRawUnsafe(sql, ...params)) > 0;
-  }
-
   /** The end of the claim as one statement returning a row only while the claim is held (a guard for Outbox.writeIf). */
-  ending(
-    item: ClaimedItem,
-    status: 'done' | 'failed' | 'ignored',
-    lastError?: string,
-  ): Statement {
+  private ending(item: ClaimedItem, status: 'done' | 'failed' | 'ignored', lastError?: string): Statement {
     return WORK.end(item.jobId, item.claimToken, { set: 'status = $3, last_error = $4', params: [status, lastError ?? null] });
   }
 
