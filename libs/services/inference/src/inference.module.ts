@@ -29,6 +29,9 @@ import { WorkRunnerLifecycle } from './work/work-runner.lifecycle';
       schema: INFERENCE_SCHEMA.schema,
       producer: INFERENCE_SERVICE,
       consumer: INFERENCE_SERVICE,
+      // The intake's handlers send raw SQL only (the work item's insert or cancel, a failure report):
+      // their transactions run on the driver, without Prisma's interactive transaction around them.
+      consumerTransactions: 'driver',
       prismaToken: InferencePrisma,
       imports: [InferenceDataModule],
     }),
