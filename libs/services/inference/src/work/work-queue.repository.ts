@@ -65,8 +65,17 @@ const WORK = LeaseTable.statusQueue('inference.work_items', { column: 'claim_tok
 const CLAIMED_COLUMNS = `job_id, job_type, mode, team_id, project_id, author_id, model_id, input, attempts, claim_token,
                  backend, backend_submission, backend_handle`;
 
-// The statements every job runs, parsed and planned once per session (the claim's text is the same for any limit).
+/** The backend handle's assignments (a statement while the claim is held). */
+const HANDLE_SET = `backend_handle = $3, backend_submitted_at = now(), lease_until = now() + $4::float8 * interval '1 millisecond'`;
+const ENDING_SET = 'status = $3, last_error = $4';
+
+// The statements every job runs, parsed and planned once per session: the claim (its text is the
+// same for any limit), and the guards of the writes with a report (Outbox.writeIf prepares a
+// statement around a prepared guard), each a fixed text whatever the job.
 prepared(WORK.claim(1, 0, CLAIMED_COLUMNS).sql);
+prepared(WORK.renewal('', '', 0).sql);
+prepared(WORK.whileHeld('', '', HANDLE_SET).sql);
+prepared(WORK.end('', '', { set: ENDING_SET }).sql);
 
 // One statement: the insert and, only when it inserted, the NOTIFY (delivered at commit).
 const ENQUEUE_SQL = prepared(`WITH inserted AS (
@@ -184,12 +193,7 @@ export class WorkQueueRepository {
    * progress report), in one statement guarded by the claim. False when the claim is gone (nothing written).
    */
   recordHandle(item: ClaimedItem, handle: string, leaseMs: number, events: EventEnvelope[]): Promise<boolean> {
-    const guard = WORK.whileHeld(
-      item.jobId,
-      item.claimToken,
-      `backend_handle = $3, backend_submitted_at = now(), lease_until = now() + $4::float8 * interval '1 millisecond'`,
-      [handle, leaseMs],
-    );
+    const guard = WORK.whileHeld(item.jobId, item.claimToken, HANDLE_SET, [handle, leaseMs]);
     return this.outbox.writeIf(this.db, guard, events);
   }
 
@@ -230,7 +234,7 @@ export class WorkQueueRepository {
 
   /** The end of the claim as one statement returning a row only while the claim is held (a guard for Outbox.writeIf). */
   private ending(item: ClaimedItem, status: 'done' | 'failed' | 'ignored', lastError?: string): Statement {
-    return WORK.end(item.jobId, item.claimToken, { set: 'status = $3, last_error = $4', params: [status, lastError ?? null] });
+    return WORK.end(item.jobId, item.claimToken, { set: ENDING_SET, params: [status, lastError ?? null] });
   }
 
   /** A transient failure: queued again after `delayMs`. */
