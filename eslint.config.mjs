@@ -91,8 +91,6 @@ export default [
       '**/*.int-spec.ts',
       '**/test/**',
       '**/generated/**',
-      // The inference job path (work queue, lease, execution, outcome) moves to repositories separately.
-      'libs/services/inference/src/work/**',
     ],
     rules: {
       'no-restricted-syntax': [

@@ -90,6 +90,13 @@ describe('data access in repositories', () => {
     expect(await repositoryRule('libs/identity/src/leak.service.ts', service)).not.toEqual([]);
   });
 
+  it('fail in the inference job path too (no folder of libs/services is left out)', async () => {
+    const messages = await repositoryRule('libs/services/inference/src/work/job-lease.ts', service);
+    expect(messages.join('\n')).toMatch(/inject that instead of the Prisma client/);
+    expect(messages.join('\n')).toMatch(/transactions and SQL belong in a repository/);
+    expect(await repositoryRule('libs/services/inference/src/work/work-queue.repository.ts', service)).toEqual([]);
+  });
+
   it('pass for a repository, and for a service calling repository methods with tx', async () => {
     expect(await repositoryRule('libs/services/asset/src/assets/leak.repository.ts', service)).toEqual([]);
     const caller = `

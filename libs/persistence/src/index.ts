@@ -18,7 +18,7 @@ export {
 } from './prisma-factory';
 export { DatabaseModule, DATABASE_CONNECTION } from './nest/database.module';
 export { cursorTime } from './cursor-time';
-export { prepared } from './prepared-statements';
+export { prepared, isPrepared } from './prepared-statements';
 export { filterConditionSql, matchCountSql, type SqlTags } from './search/filter-sql';
 export { pageToken, invalidPageToken, encodeTimeAndId, timeAndId, type TimeAndId } from './page-token';
 export { WakeSignal } from './leased-work/wake-signal';

@@ -23,6 +23,11 @@ export function prepared(sql: string): string {
   return sql;
 }
 
+/** Whether `sql` was marked with `prepared()` (a statement built around it may be marked too: its text is as fixed). */
+export function isPrepared(sql: string): boolean {
+  return names.has(sql);
+}
+
 /** The pg query for `sql`: named when it was marked with `prepared()`. */
 export function pgQuery(sql: string, values: unknown[]): QueryConfig {
   const name = names.get(sql);

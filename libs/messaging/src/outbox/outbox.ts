@@ -6,6 +6,7 @@ import {
   type TraceHeaders,
 } from '@genasset/contracts';
 import { currentTraceHeaders } from '@genasset/observability';
+import { isPrepared, prepared } from '@genasset/persistence';
 import { outboxChannel } from '../core/messaging-tables';
 import { schemaIdent, type SqlClient } from '../core/sql-client';
 
@@ -47,6 +48,8 @@ export class Outbox {
   readonly producer: string;
   private readonly registry: ReadonlyMap<string, EventDefinition>;
   private readonly insertSql: string;
+  /** writeIf's statement by guard text, for guards marked `prepared()` (fixed texts: a handful per service). */
+  private readonly guardedSql = new Map<string, string>();
 
   constructor(options: OutboxOptions) {
     this.schema = options.schema;
@@ -56,13 +59,15 @@ export class Outbox {
     // One statement for any number of events: rows travel as one JSON array
     // (works the same through every Prisma driver adapter), keep their order
     // for seq, and the NOTIFY rides along. NOTIFY is transactional: the relay
-    // is woken at commit, never for a rolled-back write.
-    this.insertSql = `WITH written AS (
+    // is woken at commit, never for a rolled-back write. A fixed text per
+    // schema: prepared (parsed and planned once per session) where it runs on
+    // the driver.
+    this.insertSql = prepared(`WITH written AS (
         INSERT INTO ${table} (id, topic, key, envelope)
         ${ROWS_SQL}
         RETURNING 1
       )
-      SELECT pg_notify($2, (SELECT count(*) FROM written)::text)`;
+      SELECT pg_notify($2, (SELECT count(*) FROM written)::text)`);
   }
 
   /** Builds an envelope stamped with this service as producer. */
@@ -89,25 +94,16 @@ export class Outbox {
    * claim) and inserts the envelopes only when it returned a row. Returns
    * whether it did. Saves an explicit transaction's BEGIN and COMMIT round
    * trips where a state change and its events are all the work. `guard.sql`
-   * numbers its parameters from $1 like any statement.
+   * numbers its parameters from $1 like any statement. A guard marked
+   * `prepared()` (a fixed text) makes the whole statement prepared.
    */
   async writeIf(
     client: SqlClient,
     guard: { sql: string; params: readonly unknown[] },
     envelopes: readonly EventEnvelope[],
   ): Promise<boolean> {
-    const shift = 2;
-    const guardSql = guard.sql.replace(/\$(\d+)/g, (_, n: string) => `$${Number(n) + shift}`);
     const rows = await client.$queryRawUnsafe<{ guarded: boolean }[]>(
-      `WITH guard AS (${guardSql}),
-       written AS (
-        INSERT INTO ${schemaIdent(this.schema)}.outbox_events (id, topic, key, envelope)
-        ${GUARDED_ROWS_SQL}
-        RETURNING 1
-      )
-      SELECT EXISTS (SELECT 1 FROM guard) AS guarded,
-             (SELECT count(*)::int FROM (SELECT pg_notify($2, (SELECT count(*) FROM written)::text)
-                                          WHERE EXISTS (SELECT 1 FROM guard)) AS n) AS notified`,
+      this.guardedInsert(guard.sql),
       this.rowsJson(envelopes),
       outboxChannel(this.schema),
       ...guard.params,
@@ -115,7 +111,27 @@ export class Outbox {
     return rows[0]?.guarded === true;
   }
 
-  private rowsJson(envelopes: readonly EventEnvelope[]): string {
+  /** writeIf's statement around `guard`; kept (and prepared) for prepared guards. */
+  private guardedInsert(guard: string): string {
+    const known = this.guardedSql.get(guard);
+    if (known !== undefined) return known;
+    const shift = 2;
+    const guardSql = guard.replace(/\$(\d+)/g, (_, n: string) => `$${Number(n) + shift}`);
+    const sql = `WITH guard AS (${guardSql}),
+       written AS (
+        INSERT INTO ${schemaIdent(this.schema)}.outbox_events (id, topic, key, envelope)
+        ${GUARDED_ROWS_SQL}
+        RETURNING 1
+      )
+      SELECT EXISTS (SELECT 1 FROM guard) AS guarded,
+             (SELECT count(*)::int FROM (SELECT pg_notify($2, (SELECT count(*) FROM written)::text)
+                                          WHERE EXISTS (SELECT 1 FROM guard)) AS n) AS notified`;
+    if (!isPrepared(guard)) return sql;
+    this.guardedSql.set(guard, prepared(sql));
+    return sql;
+  }
+
+    private rowsJson(envelopes: readonly EventEnvelope[]): string {
     // The writer's trace context travels in the envelope, so the consumer
     // continues the trace (tracing off: undefined, nothing added). The rows'
     // `headers` column is no longer written (events carry no headers); it

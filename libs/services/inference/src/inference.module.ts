@@ -12,7 +12,7 @@ import { INFERENCE_SCHEMA, INFERENCE_SERVICE } from './inference.schema';
 import { InputReader } from './work/input-reader';
 import { JobReporter } from './work/job-reporter';
 import { WorkIntakeController } from './work/work-intake.controller';
-import { WorkQueue } from './work/work-queue';
+import { WorkQueueRepository } from './work/work-queue.repository';
 import { WorkRunnerLifecycle } from './work/work-runner.lifecycle';
 
 /**
@@ -29,6 +29,9 @@ import { WorkRunnerLifecycle } from './work/work-runner.lifecycle';
       schema: INFERENCE_SCHEMA.schema,
       producer: INFERENCE_SERVICE,
       consumer: INFERENCE_SERVICE,
+      // The intake's handlers send raw SQL only (the work item's insert or cancel, a failure report):
+      // their transactions run on the driver, without Prisma's interactive transaction around them.
+      consumerTransactions: 'driver',
       prismaToken: InferencePrisma,
       imports: [InferenceDataModule],
     }),
@@ -42,8 +45,8 @@ import { WorkRunnerLifecycle } from './work/work-runner.lifecycle';
     },
     {
       provide: BackendCallbacks,
-      inject: [INFERENCE_CONFIG, WorkQueue],
-      useFactory: (config: InferenceConfig, queue: WorkQueue) =>
+      inject: [INFERENCE_CONFIG, WorkQueueRepository],
+      useFactory: (config: InferenceConfig, queue: WorkQueueRepository) =>
         new BackendCallbacks(config.INFERENCE_CALLBACK_SECRET, (jobId, submission) => queue.reportOf(jobId, submission)),
     },
     {
@@ -53,7 +56,7 @@ import { WorkRunnerLifecycle } from './work/work-runner.lifecycle';
       useFactory: (config: InferenceConfig, env: NodeJS.ProcessEnv, callbacks: BackendCallbacks) =>
         createEngineRegistry(config, env, undefined, callbacks),
     },
-    WorkQueue,
+    WorkQueueRepository,
     JobReporter,
     InputReader,
     WorkRunnerLifecycle,

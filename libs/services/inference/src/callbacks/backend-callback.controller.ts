@@ -4,7 +4,7 @@ import { ApiExcludeController } from '@nestjs/swagger';
 import { ApiError, PublicRoute, type RawBodyRequest } from '@genasset/http';
 import { EngineRegistry } from '../engines/engine-registry';
 import { ReplicateEngine } from '../engines/replicate/replicate.engine';
-import { WorkQueue } from '../work/work-queue';
+import { WorkQueueRepository } from '../work/work-queue.repository';
 import { BackendCallbacks } from './backend-callbacks';
 import { standardWebhookProblem } from './standard-webhooks';
 
@@ -31,7 +31,7 @@ export const CALLBACK_BODY_BYTES = 32 * 1024 * 1024;
 export class BackendCallbackController {
   constructor(
     private readonly registry: EngineRegistry,
-    private readonly queue: WorkQueue,
+    private readonly queue: WorkQueueRepository,
     private readonly callbacks: BackendCallbacks,
   ) {}
 

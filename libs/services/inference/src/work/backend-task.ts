@@ -1,16 +1,13 @@
 import { Logger } from '@nestjs/common';
 import { newSubmissionId, type BackendEngine, type BackendTask } from '../engines/backend-engine';
 import { EngineAborted, EngineError, type EngineContext, type EngineJob, type EngineResult } from '../engines/engine';
-import type { InferencePrisma } from '../inference.prisma';
 import type { Running } from './job-execution';
-import type { JobReporter } from './job-reporter';
-import type { WorkQueue } from './work-queue';
+import type { WorkQueueRepository } from './work-queue.repository';
 
 export interface BackendTaskDeps {
-  prisma: InferencePrisma;
-  queue: WorkQueue;
-  reporter: JobReporter;
-  leaseMs: number;
+  queue: Pick<WorkQueueRepository, 'recordIntent' | 'status'>;
+  /** Stores the backend's handle with a lease renewal and a progress report (JobLease.recordHandle); false when the claim is gone. */
+  recordHandle(handle: string, progress: number): Promise<boolean>;
   /** A write that must not be lost to a short database outage (JobLease.persist). */
   persist<T>(what: string, write: () => Promise<T>): Promise<T>;
 }
@@ -84,17 +81,7 @@ export async function runBackendTask(
 
   /** Stores the handle with the work item and reports progress, in one statement; a lost claim stops the run. */
   async function record(handle: string): Promise<void> {
-    const held = await deps.persist('the backend handle', () =>
-      deps.reporter.reportIf(
-        deps.prisma,
-        deps.queue.handleRecording(item, handle, deps.leaseMs),
-        deps.reporter.progressEvents(item.jobId, 'in-progress', SUBMITTED),
-      ),
-    );
-    if (held) {
-      run.heldUntil = Date.now() + deps.leaseMs;
-      return;
-    }
+    if (await deps.recordHandle(handle, SUBMITTED)) return;
     // Canceled meanwhile: the work just submitted is nobody's, stop it. Taken over: the new holder finds it by its submission id.
     if ((await deps.queue.status(item.jobId)) === 'canceled') {
       run.stopReason = 'canceled';

@@ -4,7 +4,7 @@ import type { Engine } from '../engines/engine';
 import { noEngineReason, type EngineRegistry } from '../engines/engine-registry';
 import { EXPORT_ROUTE, routeOf } from '../engines/modes';
 import { exportModel } from '../engines/training/model-export';
-import type { ClaimedItem } from './work-queue';
+import type { ClaimedItem } from './work-queue.repository';
 
 /** The engine a job runs in, with what kind of engine it is. */
 export interface JobEngine {

@@ -6,7 +6,6 @@ import { EngineAborted, EngineError, type EngineContext, type EngineJob } from '
 import type { EngineRegistry } from '../engines/engine-registry';
 import { applyColourModel, readColourModel } from '../engines/training/learned-colours';
 import type { ColourModel } from '../engines/training/model-files';
-import type { InferencePrisma } from '../inference.prisma';
 import { EngineResolution } from './engine-resolution';
 import type { InputReader } from './input-reader';
 import { JobLease } from './job-lease';
@@ -14,7 +13,7 @@ import { JobOutcome } from './job-outcome';
 import type { JobReporter } from './job-reporter';
 import { runBackendTask } from './backend-task';
 import { OutputWriter } from './output-writer';
-import type { ClaimedItem, WorkQueue } from './work-queue';
+import type { ClaimedItem, WorkQueueRepository } from './work-queue.repository';
 
 export interface ExecutionSettings {
   leaseMs: number;
@@ -52,11 +51,11 @@ export class JobExecution {
   private readonly engines: EngineResolution;
   private readonly lease: JobLease;
   private readonly outcome: JobOutcome;
+  private readonly queue: WorkQueueRepository;
 
   constructor(
-    private readonly prisma: InferencePrisma,
-    private readonly queue: WorkQueue,
-    private readonly reporter: JobReporter,
+    queue: WorkQueueRepository,
+    reporter: JobReporter,
     registry: EngineRegistry,
     private readonly inputs: InputReader,
     private readonly store: ObjectStore,
@@ -67,13 +66,14 @@ export class JobExecution {
     stop: (jobId: string, reason: Running['stopReason']) => void,
   ) {
     this.engines = new EngineResolution(registry, store);
-    this.lease = new JobLease(prisma, queue, reporter, settings.leaseMs, stop);
-    this.outcome = new JobOutcome(prisma, queue, reporter, this.lease, settings);
+    this.queue = queue;
+    this.lease = new JobLease(queue, reporter, settings.leaseMs, stop);
+    this.outcome = new JobOutcome(queue, reporter, this.lease, settings);
   }
 
   async execute(run: Running): Promise<void> {
     const { item } = run;
-    run.heldUntil = Date.now() + this.settings.leaseMs;
+    this.lease.began(run);
     const input = item.input;
     // Work for a project this deployment does not know (deployments or test runs sharing a
     // broker) is not ours: reporting on it would touch another deployment's job.
@@ -151,10 +151,8 @@ export class JobExecution {
       lastReport = Date.now();
       const result = backend
         ? await runBackendTask(backend, job, ctx, run, {
-            prisma: this.prisma,
             queue: this.queue,
-            reporter: this.reporter,
-            leaseMs: this.settings.leaseMs,
+            recordHandle: (handle, progress) => this.lease.recordHandle(run, handle, progress),
             persist: (what, write) => this.lease.persist(run, what, write),
           })
         : await engine.run(job, ctx);

@@ -1,10 +1,9 @@
 import { Logger } from '@nestjs/common';
 import { errorMessage as message } from '@genasset/contracts';
-import type { InferencePrisma } from '../inference.prisma';
 import type { Running } from './job-execution';
 import type { JobReporter } from './job-reporter';
 import { whileHeld } from './while-held';
-import type { WorkQueue } from './work-queue';
+import type { WorkQueueRepository } from './work-queue.repository';
 
 /**
  * Keeps a running job's claim: renews the lease every third of it and with
@@ -16,13 +15,17 @@ export class JobLease {
   private readonly logger = new Logger('InferenceWorker');
 
   constructor(
-    private readonly prisma: InferencePrisma,
-    private readonly queue: WorkQueue,
+    private readonly queue: WorkQueueRepository,
     private readonly reporter: JobReporter,
     private readonly leaseMs: number,
     /** Stops a run of this process (the claim is gone). */
     private readonly stop: (jobId: string, reason: Running['stopReason']) => void,
   ) {}
+
+  /** The run starts with its claim just taken: held for a full lease from now. */
+  began(run: Running): void {
+    run.heldUntil = Date.now() + this.leaseMs;
+  }
 
   /** Renews the lease in the background until the returned function is called. */
   keep(run: Running): () => void {
@@ -34,12 +37,30 @@ export class JobLease {
   /** Reports progress (in-progress) with a lease renewal; a lost claim stops the run. */
   async report(run: Running, progress: number): Promise<void> {
     const renewedAt = Date.now();
-    const held = await this.reporter.reportIf(
-      this.prisma,
-      this.queue.renewal(run.item, this.leaseMs),
+    const held = await this.queue.renewReporting(
+      run.item,
+      this.leaseMs,
       this.reporter.progressEvents(run.item.jobId, 'in-progress', progress),
     );
     this.renewed(run, held, renewedAt);
+  }
+
+  /**
+   * The backend accepted the run's work: stores its handle with a lease renewal and a progress
+   * report, in one statement (retried while the claim lasts). False when the claim is gone: then the
+   * caller decides what the submitted work becomes.
+   */
+  async recordHandle(run: Running, handle: string, progress: number): Promise<boolean> {
+    const held = await this.persist(run, 'the backend handle', () =>
+      this.queue.recordHandle(
+        run.item,
+        handle,
+        this.leaseMs,
+        this.reporter.progressEvents(run.item.jobId, 'in-progress', progress),
+      ),
+    );
+    if (held) run.heldUntil = Date.now() + this.leaseMs;
+    return held;
   }
 
   /**
@@ -63,7 +84,7 @@ export class JobLease {
   private async renew(run: Running): Promise<void> {
     try {
       const renewedAt = Date.now();
-      this.renewed(run, await this.queue.renew(this.prisma, run.item, this.leaseMs), renewedAt);
+      this.renewed(run, await this.queue.renew(run.item, this.leaseMs), renewedAt);
     } catch (error) {
       this.logger.warn(`job ${run.item.jobId}: lease renewal failed: ${message(error)}`);
     }

@@ -1,26 +1,24 @@
 import { Logger } from '@nestjs/common';
 import { errorMessage as message } from '@genasset/contracts';
 import { EngineAborted, EngineError } from '../engines/engine';
-import type { InferencePrisma } from '../inference.prisma';
 import type { ExecutionSettings, Running } from './job-execution';
 import type { JobLease } from './job-lease';
 import type { JobReporter } from './job-reporter';
 import type { OutputWriter } from './output-writer';
 import { TransientError } from './transient-error';
-import type { ClaimedItem, WorkQueue } from './work-queue';
+import type { ClaimedItem, WorkQueueRepository } from './work-queue.repository';
 
 /**
- * How a run ends, recorded with its report: each ending is one statement that
- * ends the claim together with the job's report (atomic), only while the claim
- * is still this worker's. Decides what a failure means: a reason for the
+ * How a run ends, recorded with its report: each ending is one statement
+ * (WorkQueueRepository.finishReporting) that ends the claim together with the
+ * job's report (atomic), only while the claim is still this worker's. Decides what a failure means: a reason for the
  * client, a retry later, or (stopped runs) nothing at all.
  */
 export class JobOutcome {
   private readonly logger = new Logger('InferenceWorker');
 
   constructor(
-    private readonly prisma: InferencePrisma,
-    private readonly queue: WorkQueue,
+    private readonly queue: WorkQueueRepository,
     private readonly reporter: JobReporter,
     private readonly lease: JobLease,
     private readonly settings: Pick<ExecutionSettings, 'maxAttempts' | 'retryDelayMs'>,
@@ -28,18 +26,14 @@ export class JobOutcome {
 
   /** Work of a tenant this deployment does not know: ended without a report. */
   async ignored(item: ClaimedItem, reason: string): Promise<void> {
-    await this.queue.finish(this.prisma, item, 'ignored', reason);
+    await this.queue.finish(item, 'ignored', reason);
   }
 
   /** The engine's outputs and result; false when the claim is gone (nothing was reported). */
   succeeded(run: Running, outputs: OutputWriter['outputs'], extra: Record<string, unknown>): Promise<boolean> {
     const { item } = run;
     return this.lease.persist(run, 'the result', () =>
-      this.reporter.reportIf(
-        this.prisma,
-        this.queue.ending(item, 'done'),
-        this.reporter.finishedEvents(item, outputs, extra),
-      ),
+      this.queue.finishReporting(item, 'done', undefined, this.reporter.finishedEvents(item, outputs, extra)),
     );
   }
 
@@ -75,11 +69,7 @@ export class JobOutcome {
   async fail(run: Running, reason: string): Promise<void> {
     const { item } = run;
     const reported = await this.lease.persist(run, 'the failure', () =>
-      this.reporter.reportIf(
-        this.prisma,
-        this.queue.ending(item, 'failed', reason),
-        this.reporter.failedEvents(item.jobId, reason),
-      ),
+      this.queue.finishReporting(item, 'failed', reason, this.reporter.failedEvents(item.jobId, reason)),
     );
     if (reported) this.logger.log(`job ${item.jobId}: failed: ${reason}`);
   }

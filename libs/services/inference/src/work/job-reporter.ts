@@ -11,24 +11,21 @@ import {
 import { InjectOutbox, Outbox, type SqlClient } from '@genasset/messaging';
 import type { StoredOutput } from '../engines/engine';
 import { INFERENCE_SCHEMA } from '../inference.schema';
-import type { ClaimedItem } from './work-queue';
+import type { ClaimedItem } from './work-queue.repository';
 
 /** job-service shows at most this many characters of a failure reason. */
 const MAX_REASON = 2000;
 
 /**
- * The facts the worker reports about a job, written to the inference outbox
- * in the caller's transaction (with the work item's change that caused them):
- * progress, failure, success without files, or the files produced — for which
- * asset-service creates the assets and then reports success.
+ * The facts the worker reports about a job: progress, failure, success without
+ * files, or the files produced — for which asset-service creates the assets
+ * and then reports success. Written to the inference outbox in the caller's
+ * transaction, or built (`*Events`) for WorkQueueRepository to write in one
+ * statement with the work item's change that caused them.
  */
 @Injectable()
 export class JobReporter {
   constructor(@InjectOutbox(INFERENCE_SCHEMA.schema) private readonly outbox: Outbox) {}
-
-  progress(tx: SqlClient, jobId: string, status: JobRunningStatus, progress: number): Promise<void> {
-    return this.write(tx, this.progressEvents(jobId, status, progress));
-  }
 
   progressEvents(jobId: string, status: JobRunningStatus, progress: number): EventEnvelope[] {
     return [this.outbox.event(JobProgressReported, { jobId, status, progress: round(progress) })];
@@ -49,29 +46,10 @@ export class JobReporter {
   }
 
   /**
-   * Writes `events` only if `guard` (the work item's change that causes them,
-   * one statement with RETURNING) changed a row, in one statement: the same
-   * all-or-nothing as a transaction around both, in one round trip instead
-   * of four. Returns whether the guard held (the claim was still ours).
-   */
-  reportIf(client: SqlClient, guard: { sql: string; params: unknown[] }, events: EventEnvelope[]): Promise<boolean> {
-    return this.outbox.writeIf(client, guard, events);
-  }
-
-  /**
    * The engine finished: with files, asset-service is asked to create the
    * assets (it reports success once they exist); without files (captions,
    * embeddings) success is reported directly.
    */
-  finished(
-    tx: SqlClient,
-    item: ClaimedItem,
-    outputs: readonly StoredOutput[],
-    extra: Record<string, unknown>,
-  ): Promise<void> {
-    return this.write(tx, this.finishedEvents(item, outputs, extra));
-  }
-
   finishedEvents(item: ClaimedItem, outputs: readonly StoredOutput[], extra: Record<string, unknown>): EventEnvelope[] {
     const finalizing = this.outbox.event(JobProgressReported, {
       jobId: item.jobId,

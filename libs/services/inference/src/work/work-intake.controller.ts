@@ -14,7 +14,7 @@ import { modeOf } from '../engines/modes';
 import { INFERENCE_SERVICE } from '../inference.schema';
 import { cancelBackendTask } from './backend-task';
 import { JobReporter } from './job-reporter';
-import { WorkQueue, type InferenceTx } from './work-queue';
+import { WorkQueueRepository, type InferenceTx } from './work-queue.repository';
 
 /**
  * Downloads are asset-service's work, workflow runs generation-service's (it runs their steps as
@@ -34,7 +34,7 @@ export class WorkIntakeController {
   private readonly logger = new Logger('InferenceIntake');
 
   constructor(
-    private readonly queue: WorkQueue,
+    private readonly queue: WorkQueueRepository,
     private readonly reporter: JobReporter,
     private readonly registry: EngineRegistry,
   ) {}

@@ -16,10 +16,9 @@ import { ALL_ROUTES } from '../engines/create-engines';
 import { TRAINER_SETTINGS } from '../engines/training/colour-trainer';
 import { EngineRegistry } from '../engines/engine-registry';
 import { INFERENCE_CONFIG, type InferenceConfig } from '../inference.config';
-import { InferencePrisma } from '../inference.prisma';
 import { InputReader } from './input-reader';
 import { JobReporter } from './job-reporter';
-import { WorkQueue } from './work-queue';
+import { WorkQueueRepository } from './work-queue.repository';
 import { JobExecution } from './job-execution';
 import { WorkRunner } from './work-runner';
 
@@ -30,8 +29,7 @@ export class WorkRunnerLifecycle implements OnApplicationBootstrap, BeforeApplic
   private readonly logger = new Logger('InferenceWorker');
 
   constructor(
-    prisma: InferencePrisma,
-    queue: WorkQueue,
+    queue: WorkQueueRepository,
     reporter: JobReporter,
     private readonly registry: EngineRegistry,
     inputs: InputReader,
@@ -70,7 +68,7 @@ export class WorkRunnerLifecycle implements OnApplicationBootstrap, BeforeApplic
       queue,
       settings,
       (stop) =>
-        new JobExecution(prisma, queue, reporter, registry, inputs, store, settings, tenantKnown, stop),
+        new JobExecution(queue, reporter, registry, inputs, store, settings, tenantKnown, stop),
     );
   }
 

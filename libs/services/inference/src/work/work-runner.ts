@@ -2,7 +2,7 @@ import { errorMessage } from '@genasset/contracts';
 import { Logger } from '@nestjs/common';
 import { TaskLoop, type ClaimedTask, type DatabaseConnection } from '@genasset/persistence';
 import { JobExecution, type ExecutionSettings, type Running } from './job-execution';
-import { CANCEL_CHANNEL, WORK_CHANNEL, type ClaimedItem, type WorkQueue } from './work-queue';
+import { CANCEL_CHANNEL, WORK_CHANNEL, type ClaimedItem, type WorkQueueRepository } from './work-queue.repository';
 
 export interface RunnerSettings extends ExecutionSettings {
   concurrency: number;
@@ -30,7 +30,7 @@ export class WorkRunner {
 
   constructor(
     private readonly db: DatabaseConnection | undefined,
-    private readonly queue: WorkQueue,
+    private readonly queue: WorkQueueRepository,
     private readonly settings: RunnerSettings,
     execution: (stop: (jobId: string, reason: Running['stopReason']) => void) => JobExecution,
   ) {
