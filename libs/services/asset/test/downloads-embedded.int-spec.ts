@@ -2,7 +2,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { freePort, waitFor } from '@genasset/testing';
+import { embeddedServiceEnv, freePort, waitFor } from '@genasset/testing';
 import { startDownloadHarness, sha256, unzip } from './support/archive-fixtures';
 import { dataUrl, png, type ServiceHarness } from './support/asset-fixtures';
 
@@ -20,15 +20,7 @@ describe('batch downloads and uploads in embedded mode', () => {
     dataDir = mkdtempSync(join(tmpdir(), 'asset-downloads-embedded-'));
     const port = await freePort();
     harness = await startDownloadHarness(
-      {
-        DATABASE_URL: '',
-        KAFKA_BROKERS: '',
-        S3_BUCKET: '',
-        S3_ENDPOINT: '',
-        DATA_DIR: dataDir,
-        PORT: String(port),
-        PUBLIC_BASE_URL: `http://127.0.0.1:${port}`,
-      },
+      embeddedServiceEnv(dataDir, port),
       'in-process',
     );
     auth = (await harness.tenant()).auth.projectMember;

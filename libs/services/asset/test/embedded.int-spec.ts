@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { freePort } from '@genasset/testing';
+import { embeddedServiceEnv, freePort } from '@genasset/testing';
 import { dataUrl, png, startAssetHarness, type ServiceHarness } from './support/asset-fixtures';
 
 /**
@@ -18,15 +18,7 @@ describe('asset-service in embedded mode', () => {
   beforeAll(async () => {
     dataDir = mkdtempSync(join(tmpdir(), 'asset-embedded-'));
     const port = await freePort();
-    harness = await startAssetHarness({
-      DATABASE_URL: '',
-      KAFKA_BROKERS: '',
-      S3_BUCKET: '',
-      S3_ENDPOINT: '',
-      DATA_DIR: dataDir,
-      PORT: String(port),
-      PUBLIC_BASE_URL: `http://127.0.0.1:${port}`,
-    });
+    harness = await startAssetHarness(embeddedServiceEnv(dataDir, port));
     auth = (await harness.tenant()).auth.projectMember;
   });
 

@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { FakeOpenai, freePort, waitFor, writeBackendsFile } from '@genasset/testing';
+import { FakeOpenai, embeddedServiceEnv, freePort, waitFor, writeBackendsFile } from '@genasset/testing';
 import { dataUrl, png, startAssetHarness, type Json, type ServiceHarness, type Tenant } from './support/asset-fixtures';
 import { seedAssets } from './support/seed';
 
@@ -253,13 +253,7 @@ describe('text-to-image search in embedded mode (PGlite)', () => {
     dataDir = mkdtempSync(join(tmpdir(), 'asset-t2i-embedded-'));
     const port = await freePort();
     harness = await startAssetHarness({
-      DATABASE_URL: '',
-      KAFKA_BROKERS: '',
-      S3_BUCKET: '',
-      S3_ENDPOINT: '',
-      DATA_DIR: dataDir,
-      PORT: String(port),
-      PUBLIC_BASE_URL: `http://127.0.0.1:${port}`,
+      ...embeddedServiceEnv(dataDir, port),
       INFERENCE_BACKENDS_FILE: writeBackendsFile({ clip: { type: 'openai', url: fake.url, models: { searchEmbedding: 'fake-clip' } } }),
     });
     t = await harness.tenant();

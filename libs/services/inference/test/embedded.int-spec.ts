@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { freePort, type Tenant } from '@genasset/testing';
+import { embeddedServiceEnv, freePort, type Tenant } from '@genasset/testing';
 import { paint, rgba, startInferenceHarness, type InferenceHarness } from './support/inference-harness';
 
 jest.setTimeout(180_000);
@@ -17,15 +17,7 @@ describe('inference-worker in embedded mode', () => {
     dataDir = mkdtempSync(join(tmpdir(), 'inference-embedded-'));
     const port = await freePort();
     harness = await startInferenceHarness({
-      env: {
-        DATABASE_URL: '',
-        KAFKA_BROKERS: '',
-        S3_BUCKET: '',
-        S3_ENDPOINT: '',
-        DATA_DIR: dataDir,
-        PORT: String(port),
-        PUBLIC_BASE_URL: `http://127.0.0.1:${port}`,
-      },
+      env: embeddedServiceEnv(dataDir, port),
     });
     tenant = await harness.tenant();
   });
