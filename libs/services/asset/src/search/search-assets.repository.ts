@@ -63,7 +63,9 @@ export type ScoredRow = AssetRow & { score: number };
  * exact scan), or, where the HNSW index exists (VectorIndex), only for the
  * rows the index names nearest plus the text matches (docs/search.md,
  * "Similar images"). Both paths score (the same dot product: in SQL, or by
- * pgvector on the index path) and order alike. The count is exact, or stops
+ * pgvector on the index path) and order alike. Text to image (the search
+ * model's `model_embedding`) takes the same two paths, through the model's own
+ * index (migration 0007) where it exists ("Text to image"). The count is exact, or stops
  * at `countLimit` (offset mode's estimate).
  */
 @Injectable()

@@ -81,6 +81,8 @@ export function describeMode(mode: VectorSearchMode): string {
  * run by an operator takes effect without a restart), shown in /readyz as
  * `details.search`. The index path's statements run with pgvector's strict-order
  * iterative scan, so a filtered or deep page still gets its nearest rows in order.
+ * The same catalog read tells which search models' vectors have their HNSW index
+ * (migration 0007: `modelMode`; `ensureModelIndex` builds one, for the embedder).
  */
 @Injectable()
 export class VectorIndex implements OnModuleInit, OnModuleDestroy {
