@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { Inject, Injectable, Logger, Optional, type OnModuleDestroy, type OnModuleInit } from '@nestjs/common';
 import { ReadinessRegistry } from '@genasset/http';
 import { DATABASE_CONNECTION, type DatabaseConnection, type StatementRunner } from '@genasset/persistence';
+import { sqlLiteral } from './text-to-image/model-embeddings.repository';
 
 /** The index migration 0004 creates where the database has pgvector. */
 export const VECTOR_INDEX_NAME = 'assets_embedding_hnsw_idx';
@@ -43,7 +44,7 @@ export function modelSearchMode(row: CatalogRow, model: string, dims: number | u
   if (dims === undefined) return { kind: 'exact', reason: 'no vector of the model stored yet' };
   if (dims > MAX_INDEXED_DIMENSIONS) return { kind: 'exact', reason: `${dims} dimensions: pgvector indexes at most ${MAX_INDEXED_DIMENSIONS}` };
   if (!row.modelIndexes?.includes(modelIndexName(model, dims))) {
-    return { kind: 'exact', reason: `no index yet: SELECT assets.ensure_model_embedding_index(${sqlText(model)}, ${dims})` };
+    return { kind: 'exact', reason: `no index yet: SELECT assets.ensure_model_embedding_index(${sqlLiteral(model)}, ${dims})` };
   }
   return { kind: 'hnsw', schema: image.schema, dims };
 }
@@ -52,8 +53,6 @@ export function modelSearchMode(row: CatalogRow, model: string, dims: number | u
 export function describeModelMode(mode: ModelSearchMode): string {
   return mode.kind === 'hnsw' ? `pgvector hnsw (${mode.dims} dimensions)` : `exact scan (${mode.reason})`;
 }
-
-const sqlText = (value: string) => `'${value.replace(/'/g, "''")}'`;
 
 /** The mode a database's catalog shows (pure; vector-index.spec.ts covers each case). */
 export function vectorSearchMode(row: CatalogRow): VectorSearchMode {

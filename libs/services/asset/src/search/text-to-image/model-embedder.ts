@@ -5,8 +5,8 @@ import { ReadinessRegistry } from '@genasset/http';
 import { backoffDelay } from '@genasset/messaging';
 import { ClaimLoop, DATABASE_CONNECTION, type DatabaseConnection } from '@genasset/persistence';
 import { OBJECT_STORE, ObjectNotFoundError, type ObjectStore } from '@genasset/storage';
-import { IMAGES_PER_CALL, SearchModel, SearchModelError } from './search-model';
 import { describeModelMode, VectorIndex, type ModelSearchMode } from '../vector-index';
+import { IMAGES_PER_CALL, SearchModel, SearchModelError } from './search-model';
 import { MODEL_EMBEDDING_CHANNEL, ModelEmbeddingsRepository, type ClaimedAsset } from './model-embeddings.repository';
 
 /** Images are sent at most this many pixels a side (CLIP models read 224–512), as JPEG data URIs. */
