@@ -5,6 +5,10 @@ export const TOTAL = Number(process.env.BENCH_ASSETS ?? 100_000);
 /** Share of the rows in the searched project (the others share the table and its indexes). */
 export const BENCH_SHARE = 0.25;
 
+/** The search model the PGlite part's text-to-image case stands in for, and its dimension (a CLIP ViT-B's). */
+export const BENCH_MODEL = 'bench-clip';
+export const BENCH_MODEL_DIMS = 512;
+
 export const WORDS = ['lighthouse', 'forest', 'castle', 'robot', 'dragon', 'city', 'ocean', 'desert', 'portrait', 'cat', 'mountain', 'ship', 'garden', 'neon', 'winter', 'temple'];
 export const STYLES = ['watercolor', 'photo', 'pixel art', 'oil painting', 'sketch', 'isometric', 'cinematic', 'low poly'];
 
@@ -41,4 +45,25 @@ export async function seed(db: DatabaseConnection, projects: { teamId: string; p
     );
   }
   await db.query('VACUUM ANALYZE assets.assets');
+}
+
+/**
+ * The search model's vectors (text to image) of the searched project's rows: random unit-length
+ * BENCH_MODEL_DIMS-number vectors of BENCH_MODEL, as asset-service's embedder would store them.
+ */
+export async function seedModelEmbeddings(db: DatabaseConnection, projectId: string): Promise<number> {
+  const ids = await db.query<{ id: string }>(`SELECT id FROM assets.assets WHERE project_id = $1 AND kind = 'image' AND model_embedding IS NULL`, [projectId]);
+  const chunk = 2_000;
+  for (let from = 0; from < ids.length; from += chunk) {
+    await db.query(
+      `UPDATE assets.assets a SET model_embedding = v.vector, model_embedding_model = $3
+         FROM (SELECT id, (SELECT array_agg(x / norm) FROM (SELECT x, sqrt(sum(x * x) OVER ()) AS norm
+                              FROM (SELECT random()::real - 0.5 + length(id) * 0 AS x FROM generate_series(1, $2::int)) r) n) AS vector
+                 FROM unnest($1::text[]) AS u(id)) v
+        WHERE a.id = v.id`,
+      [ids.slice(from, from + chunk).map((r) => r.id), BENCH_MODEL_DIMS, BENCH_MODEL],
+    );
+  }
+  await db.query('VACUUM ANALYZE assets.assets');
+  return ids.length;
 }

@@ -180,7 +180,7 @@ describe('text-to-image search (search model configured)', () => {
         ids.purple = await uploadPicture(clip, t, '#8822aa', 'IMG_0007.png');
         const shown = await waitFor(async () => {
           const d = await detail(clip);
-          return d && /1 pending; last error: the search model fake-clip \(backend clip\) could not be reached/.test(d) ? d : undefined;
+          return d && /1 pending; search: exact scan \(pgvector not installed\); last error: the search model fake-clip \(backend clip\) could not be reached/.test(d) ? d : undefined;
         }, { timeoutMs: 20_000, intervalMs: 200, what: 'readiness showing the pending asset and the error' });
         expect(shown).not.toMatch(/sk-clip/);
         expect((await plain.request('GET', '/readyz')).status).toBe(200);
@@ -218,6 +218,33 @@ describe('text-to-image search (search model configured)', () => {
         await second?.close();
       }
     }, 120_000);
+
+    it('a replica that dies mid-batch (its lease never released): another embeds the batch once the lease runs out', async () => {
+      // The state such a replica leaves: the rows claimed (stale for the configured model, leased) and nobody to give
+      // them back. One statement, so the live replica cannot take them first; a 1.5 s lease stands in for the real one.
+      const batch = [ids.red, ids.blue, ids.green];
+      await plain.db.query(
+        `UPDATE assets.assets SET model_embedding = NULL, model_embedding_model = NULL, model_embedding_lease = now() + interval '1500 milliseconds'
+          WHERE id = ANY ($1::text[])`,
+        [batch],
+      );
+      const before = fake.requests.length;
+      await waitFor(async () => (await plain.db.query(`SELECT 1 FROM assets.assets WHERE id = ANY ($1::text[]) AND model_embedding_lease > now()`, [batch])).length === 0, {
+        timeoutMs: 10_000,
+        intervalMs: 100,
+        what: 'the dead replica\'s lease to run out',
+      });
+      // The live replica is woken as by a new asset (else its 30 s poll finds the batch).
+      await plain.db.query(`SELECT pg_notify('assets_model_embedding', '')`);
+      const rows = await waitFor(async () => {
+        const now = await embeddedWith(batch);
+        return batch.every((id) => now[id].model !== null) ? now : undefined;
+      }, { timeoutMs: 20_000, intervalMs: 100, what: 'the batch embedded by the live replica' });
+      for (const id of batch) expect(rows[id]).toMatchObject({ model: 'fake-clip-2', dims: 9, error: null });
+      const sent = fake.requests.slice(before).filter((r) => r.body.modality === 'image').flatMap((r) => r.body.input as string[]);
+      expect(sent).toHaveLength(batch.length);
+      expect(hitIds(await search(clip, { query: 'a red square' }))[0]).toBe(ids.red);
+    }, 60_000);
 
     it('at shutdown, a call in flight is abandoned and its batch given back at once (not held for the 60 s request timeout)', async () => {
       fake.fail('never-answers');
@@ -270,10 +297,11 @@ describe('text-to-image search in embedded mode (PGlite)', () => {
       (await harness.request('POST', '/v1/assets', { auth: t.auth.projectMember, body: { image: dataUrl(await png(40, 40, colour)), name } })).body.asset.id as string;
     const red = await up('#dd2222', 'IMG_1.png');
     const blue = await up('#2233dd', 'IMG_2.png');
-    await waitFor(async () => (await harness.request('GET', '/readyz')).body?.details?.['search.textToImage']?.startsWith('model fake-clip (backend clip): 0 pending'), {
+    // The embedder built the model's HNSW index (migration 0007) when it stored the first vectors: readiness says so.
+    await waitFor(async () => (await harness.request('GET', '/readyz')).body?.details?.['search.textToImage'] === 'model fake-clip (backend clip): 0 pending; search: pgvector hnsw (9 dimensions)', {
       timeoutMs: 30_000,
       intervalMs: 200,
-      what: 'no asset left to embed',
+      what: "no asset left to embed, and the model's index built",
     });
     const search = (body: unknown) => harness.request('POST', '/v1/search/assets', { auth: t.auth.projectMember, body });
     const text = await search({ query: 'a red square' });

@@ -2,7 +2,7 @@ import { migrate, type DatabaseConnection } from '@genasset/persistence';
 import { DATABASE_KINDS, openTestConnection, type TestConnection } from '@genasset/testing';
 import { ASSET_SCHEMA } from '../src/asset.schema';
 import { buildSearchQueries, SearchAssetsRepository, type SearchCriteria } from '../src/search/search-assets.repository';
-import { describeMode, VECTOR_INDEX_NAME, VectorIndex } from '../src/search/vector-index';
+import { describeMode, describeModelMode, modelIndexName, VECTOR_INDEX_NAME, VectorIndex } from '../src/search/vector-index';
 
 const DIMENSIONS = 1024;
 const PROJECT = 'proj_vectors';
@@ -24,8 +24,8 @@ function random(seed: number): () => number {
  * the other axes at random. Its cosine with the first axis is exactly cos θ, so
  * rows at distinct angles have distinct, well-separated similarities.
  */
-function atAngle(theta: number, next: () => number): number[] {
-  const rest = Array.from({ length: DIMENSIONS - 1 }, () => next() - 0.5);
+function atAngle(theta: number, next: () => number, dims = DIMENSIONS): number[] {
+  const rest = Array.from({ length: dims - 1 }, () => next() - 0.5);
   const norm = Math.hypot(...rest);
   return [Math.cos(theta), ...rest.map((x) => (Math.sin(theta) * x) / norm)];
 }
@@ -203,6 +203,175 @@ describe.each(DATABASE_KINDS)('asset image similarity on %s', (_label, kind) => 
     try {
       const plan = await pinned.query<{ 'QUERY PLAN': string }>(`EXPLAIN ${page.text}`, page.values);
       expect(plan.map((p) => p['QUERY PLAN']).join('\n')).toContain(VECTOR_INDEX_NAME);
+    } finally {
+      await pinned.close();
+    }
+  });
+});
+
+/**
+ * Text to image (the search model's vectors, docs/search.md): on PGlite the embedder's call builds
+ * migration 0007's HNSW index for the model and its dimension, and a query embedded by the model
+ * takes its candidates from it (the nearest rows under scope and filter, plus the text matches);
+ * on this PostgreSQL (no pgvector) the exact scan answers. Both are checked against one reference:
+ * (1 - q)·text + q·max(0, cosine), then newest first, then id.
+ */
+describe.each(DATABASE_KINDS)('asset text-to-image similarity on %s', (_label, kind) => {
+  const MODEL = "clip'test";
+  const DIMS = 16;
+  let opened: TestConnection | undefined;
+  let db: DatabaseConnection;
+  let index: VectorIndex;
+  let repository: SearchAssetsRepository;
+  const rows: (Omit<Seeded, 'embedding'> & { model?: string; vector: number[] })[] = [];
+  const queryVector = [1, ...new Array<number>(DIMS - 1).fill(0)];
+  let text: Map<string, number>;
+
+  beforeAll(async () => {
+    opened = await openTestConnection(kind, 'search_model_vectors');
+    db = opened.db;
+    await migrate(db, ASSET_SCHEMA);
+    const next = random(11);
+    for (let i = 0; i < ROWS; i++) {
+      const theta = (((i * 89) % ROWS) / ROWS) * Math.PI;
+      // Every 6th row has no vector of the model; every 10th has another model's (stale: never matches by similarity).
+      const model = i % 6 === 5 ? undefined : i % 10 === 3 ? 'old-clip' : MODEL;
+      rows.push({
+        id: `asset_${String(i).padStart(26, '0')}`,
+        project: i % 5 === 4 ? OTHER : PROJECT,
+        createdAt: new Date(Date.UTC(2025, 0, 1, 0, 0, i)),
+        tags: i % 3 === 0 ? ['sea'] : [],
+        name: i % 4 === 0 ? `lighthouse ${i}` : `item ${i}`,
+        model,
+        vector: model ? atAngle(theta, next, DIMS) : [],
+      });
+    }
+    await db.query(
+      `INSERT INTO assets.assets (id, team_id, project_id, author_id, type, kind, mime_type, privacy, name, tags, storage_key,
+                                  properties, metadata, model_embedding, model_embedding_model, created_at, updated_at)
+       SELECT r.id, 'team_vectors', r.project, 'key_seed', 'uploaded', 'image', 'image/png', 'private', r.name,
+              CASE WHEN r.tagged THEN ARRAY['sea'] ELSE '{}'::text[] END, 'assets/' || r.id || '.png',
+              '{"width":1,"height":1,"size":1,"format":"png"}', '{}',
+              CASE WHEN r.vector = '' THEN NULL ELSE string_to_array(r.vector, ',')::real[] END, r.model, r.created_at, r.created_at
+         FROM unnest($1::text[], $2::text[], $3::text[], $4::boolean[], $5::text[], $6::text[], $7::timestamptz[])
+           AS r(id, project, name, tagged, vector, model, created_at)`,
+      [
+        rows.map((r) => r.id),
+        rows.map((r) => r.project),
+        rows.map((r) => r.name),
+        rows.map((r) => r.tags.length > 0),
+        rows.map((r) => r.vector.join(',')),
+        rows.map((r) => r.model ?? null),
+        rows.map((r) => r.createdAt.toISOString()),
+      ],
+    );
+    const stored = await db.query<{ id: string; v: number[] | null }>(`SELECT id, model_embedding AS v FROM assets.assets`);
+    const byId = new Map(stored.map((r) => [r.id, (r.v ?? []).map(Number)]));
+    for (const r of rows) r.vector = byId.get(r.id)!;
+    const ranked = await db.query<{ id: string; s: number }>(
+      `SELECT id, ts_rank_cd(search_text, websearch_to_tsquery('english', 'lighthouse'), 32)::float8 AS s
+         FROM assets.assets WHERE search_text @@ websearch_to_tsquery('english', 'lighthouse')`,
+    );
+    text = new Map(ranked.map((r) => [r.id, Number(r.s)]));
+    await db.query('ANALYZE assets.assets');
+    index = new VectorIndex(db);
+    await index.refresh();
+    repository = new SearchAssetsRepository(db, index);
+  });
+
+  afterAll(async () => {
+    await index?.onModuleDestroy();
+    await opened?.close();
+  });
+
+  const criteria = (over: Partial<SearchCriteria> & { q?: number }): SearchCriteria => ({
+    scope: { kind: 'project', projectId: PROJECT },
+    ratio: 0.5,
+    conditions: [],
+    sort: [],
+    offset: 0,
+    limit: 10,
+    text: 'lighthouse',
+    semantic: { vector: queryVector, model: MODEL, ratio: over.q ?? 0.5 },
+    ...over,
+  });
+  const hasVector = (r: (typeof rows)[number]) => r.model === MODEL && r.vector.length === DIMS;
+  const similarity = (r: (typeof rows)[number]) => (hasVector(r) ? Math.max(0, dot(r.vector, queryVector)) : 0);
+  function reference(q: number, keep: (r: (typeof rows)[number]) => boolean, offset: number, limit: number) {
+    return rows
+      .filter((r) => r.project === PROJECT && keep(r) && (text.has(r.id) || hasVector(r)))
+      .map((r) => ({ id: r.id, score: (1 - q) * (text.get(r.id) ?? 0) + q * similarity(r), createdAt: r.createdAt.getTime() }))
+      .sort((a, b) => b.score - a.score || b.createdAt - a.createdAt || (a.id < b.id ? 1 : -1))
+      .slice(offset, offset + limit);
+  }
+  function expectSame(answer: { rows: { id: string; score: number }[] }, expected: { id: string; score: number }[]) {
+    expect(answer.rows.map((r) => r.id)).toEqual(expected.map((r) => r.id));
+    answer.rows.forEach((r, i) => expect(r.score).toBeCloseTo(expected[i].score, 5));
+  }
+
+  it('builds the model\'s index once, though two replicas ask at the same time (PGlite); none without pgvector', async () => {
+    const replicas = [new VectorIndex(db), new VectorIndex(db)];
+    try {
+      const modes = await Promise.all(replicas.map((r) => r.ensureModelIndex(MODEL, DIMS)));
+      const indexes = await db.query<{ indexname: string }>(`SELECT indexname FROM pg_indexes WHERE schemaname = 'assets' AND indexname LIKE '%hnsw' AND indexname <> $1`, [VECTOR_INDEX_NAME]);
+      if (kind === 'pglite') {
+        for (const mode of modes) expect(describeModelMode(mode)).toBe(`pgvector hnsw (${DIMS} dimensions)`);
+        expect(indexes.map((i) => i.indexname)).toEqual([modelIndexName(MODEL, DIMS)]);
+      } else {
+        for (const mode of modes) expect(describeModelMode(mode)).toBe('exact scan (pgvector not installed)');
+        expect(indexes).toEqual([]);
+      }
+      // Asked again: the same answer, nothing built twice.
+      expect(await replicas[0].ensureModelIndex(MODEL, DIMS)).toEqual(modes[0]);
+    } finally {
+      await Promise.all(replicas.map((r) => r.onModuleDestroy()));
+    }
+    await index.refresh();
+    expect(index.modelMode(MODEL, DIMS).kind).toBe(kind === 'pglite' ? 'hnsw' : 'exact');
+  });
+
+  it('pages 1 and 2 of a query: same hits, order and scores as the exact reference (q = 0.5, and q = 1)', async () => {
+    expectSame(await repository.search(criteria({})), reference(0.5, () => true, 0, 10));
+    expectSame(await repository.search(criteria({ offset: 10 })), reference(0.5, () => true, 10, 10));
+    expectSame(await repository.search(criteria({ q: 1, limit: 20 })), reference(1, () => true, 0, 20));
+    const second = await repository.search(criteria({ q: 0.25, offset: 20, limit: 20 }));
+    expectSame(second, reference(0.25, () => true, 20, 20));
+    expect(second.total).toBe(rows.filter((r) => r.project === PROJECT && (text.has(r.id) || hasVector(r))).length);
+    // On PGlite these pages are the index path's own (no fallback to the exact scan was needed for them).
+    const mode = index.modelMode(MODEL, DIMS);
+    if (mode.kind === 'hnsw') {
+      for (const c of [criteria({}), criteria({ offset: 10 }), criteria({ q: 1, limit: 20 })]) {
+        const { page } = buildSearchQueries(c, { vectorSchema: mode.schema }, { pgvectorSchema: mode.schema });
+        const own = await index.statements().query<{ id: string; score: number }>(page.text, page.values);
+        expectSame({ rows: own.map((r) => ({ id: r.id, score: Number(r.score) })) }, reference(c.semantic!.ratio, () => true, c.offset, c.limit));
+      }
+    } else expect(kind).toBe('postgres');
+  });
+
+  it("with a filter, a full page of the nearest matching rows; never another project's, nor another model's vectors", async () => {
+    const filtered = await repository.search(criteria({ conditions: [{ attribute: 'tags', op: '=', value: 'sea' }], limit: 20, q: 0.8 }));
+    expectSame(filtered, reference(0.8, (r) => r.tags.includes('sea'), 0, 20));
+    const foreign = new Set(rows.filter((r) => r.project === OTHER || r.model === 'old-clip').map((r) => r.id));
+    const last = filtered.rows.at(-1)!.score;
+    expect(rows.some((r) => r.project === OTHER && r.tags.includes('sea') && 0.8 * similarity(r) > last)).toBe(true);
+    expect(filtered.rows.filter((r) => foreign.has(r.id) && !text.has(r.id))).toEqual([]);
+  });
+
+  it('a page reaching rows scoring 0 orders them newest first, as the exact scan does', async () => {
+    const all = rows.filter((r) => r.project === PROJECT && (text.has(r.id) || hasVector(r))).length;
+    const tail = await repository.search(criteria({ q: 1, offset: all - 30, limit: 30 }));
+    expectSame(tail, reference(1, () => true, all - 30, 30));
+    expect(tail.rows.at(-1)!.score).toBe(0);
+  });
+
+  it("the index path is a plan the model's HNSW index answers (PGlite)", async () => {
+    const mode = index.modelMode(MODEL, DIMS);
+    if (mode.kind !== 'hnsw') return expect(kind).toBe('postgres');
+    const { page } = buildSearchQueries(criteria({}), { vectorSchema: mode.schema }, { pgvectorSchema: mode.schema });
+    const pinned = db.withSettings({ enable_sort: 'off', enable_seqscan: 'off' });
+    try {
+      const plan = await pinned.query<{ 'QUERY PLAN': string }>(`EXPLAIN ${page.text}`, page.values);
+      expect(plan.map((p) => p['QUERY PLAN']).join('\n')).toContain(modelIndexName(MODEL, DIMS));
     } finally {
       await pinned.close();
     }

@@ -36,4 +36,11 @@ describe('buildSearchQueries: text to image (the search model)', () => {
     const text = buildSearchQueries(c, { vectorSchema: 'assets' }).page.text.replace(/\s+/g, ' ');
     expect(text).toMatch(/WHERE .*\(\(a\.search_text @@ .* OR \(a\.model_embedding_model = \$\d+ AND a\.model_embedding IS NOT NULL\)\) OR cardinality\(a\.embedding\) = 1024\)/);
   });
+
+  it("with the model's index: candidates are the nearest by its expression (literals, as its partial predicate) plus the text matches", () => {
+    const text = buildSearchQueries({ ...base, semantic: semantic(0.5) }, { vectorSchema: 'assets' }, { pgvectorSchema: 'assets' }).page.text.replace(/\s+/g, ' ');
+    expect(text).toContain(
+      `WHERE a.id IN ((SELECT a.id FROM assets.assets a WHERE a.project_id = $6 AND (a.model_embedding_model = 'clip''vit' AND cardinality(a.model_embedding) = 2) ORDER BY a.model_embedding::"assets".vector(2) OPERATOR("assets".<=>) $7::real[]::"assets".vector(2) LIMIT $8) UNION (SELECT a.id FROM assets.assets a WHERE a.project_id = $9 AND a.search_text @@ websearch_to_tsquery('english', $10)))`,
+    );
+  });
 });

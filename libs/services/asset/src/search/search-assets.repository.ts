@@ -5,6 +5,7 @@ import { COLUMNS, normalise } from '../assets/asset-list.repository';
 import type { AssetRow } from '../core/asset.repository';
 import { IMAGE_EMBEDDING_DIMENSIONS } from '../embeddings/image-embedding';
 import { Prisma } from '../generated/prisma/client';
+import { sqlLiteral } from './text-to-image/model-embeddings.repository';
 import { VectorIndex } from './vector-index';
 
 /** Filterable attributes of an asset and their columns. */
@@ -62,7 +63,9 @@ export type ScoredRow = AssetRow & { score: number };
  * exact scan), or, where the HNSW index exists (VectorIndex), only for the
  * rows the index names nearest plus the text matches (docs/search.md,
  * "Similar images"). Both paths score (the same dot product: in SQL, or by
- * pgvector on the index path) and order alike. The count is exact, or stops
+ * pgvector on the index path) and order alike. Text to image (the search
+ * model's `model_embedding`) takes the same two paths, through the model's own
+ * index (migration 0007) where it exists ("Text to image"). The count is exact, or stops
  * at `countLimit` (offset mode's estimate).
  */
 @Injectable()
@@ -73,9 +76,12 @@ export class SearchAssetsRepository {
   ) {}
 
   async search(c: SearchCriteria): Promise<{ rows: ScoredRow[]; total: number }> {
-    const mode = this.index.mode;
-    if (c.vector && !c.semantic && mode.kind === 'hnsw' && !c.sort.length && c.offset + c.limit <= INDEX_MAX_DEPTH) {
-      const { page, count } = buildSearchQueries(c, { vectorSchema: mode.schema });
+    // pgvector computes the search model's dot product where it is installed (`<#>`), on either path.
+    const pgvector = this.index.pgvectorSchema;
+    const modelOps = pgvector ? { pgvectorSchema: pgvector } : undefined;
+    const schema = this.indexSchema(c);
+    if (schema && !c.sort.length && c.offset + c.limit <= INDEX_MAX_DEPTH) {
+      const { page, count } = buildSearchQueries(c, { vectorSchema: schema }, modelOps);
       const [rows, total] = await Promise.all([this.index.statements().query<ScoredRow>(page.text, page.values), this.count(count)]);
       // The exact scan answers instead when the page reached rows scoring 0 (images pointing away from the
       // query: the exact order lists them newest first, the index by distance), or came back short of what
@@ -83,10 +89,20 @@ export class SearchAssetsRepository {
       const short = rows.length < Math.min(c.limit, total - c.offset);
       if (!short && !rows.some((r) => !(Number(r.score) > 0))) return { rows: rows.map(scored), total };
     }
-    // The search model's similarity is computed by pgvector where it is installed (the exact scan either way).
-    const { page, count } = buildSearchQueries(c, undefined, mode.kind === 'hnsw' ? { pgvectorSchema: mode.schema } : undefined);
+    const { page, count } = buildSearchQueries(c, undefined, modelOps);
     const [rows, total] = await Promise.all([this.db.query<ScoredRow>(page.text, page.values), this.count(count)]);
     return { rows: rows.map(scored), total };
+  }
+
+  /** Where pgvector lives when the HNSW index of this search's candidates (indexedSpace) exists; else undefined (the exact scan). */
+  private indexSchema(c: SearchCriteria): string | undefined {
+    const space = indexedSpace(c);
+    if (space === 'image') return this.index.mode.kind === 'hnsw' ? this.index.mode.schema : undefined;
+    if (space === 'model') {
+      const mode = this.index.modelMode(c.semantic!.model, c.semantic!.vector.length);
+      return mode.kind === 'hnsw' ? mode.schema : undefined;
+    }
+    return undefined;
   }
 
   private async count(count: Prisma.Sql): Promise<number> {
@@ -104,12 +120,43 @@ const scored = (r: ScoredRow): ScoredRow => ({ ...normalise(r), score: Number(r.
 const HAS_VECTOR = Prisma.raw(`cardinality(a.embedding) = ${IMAGE_EMBEDDING_DIMENSIONS}`);
 
 /**
- * `vectorSchema` (where pgvector lives): the index path — candidates are the
- * offset + limit rows nearest by the HNSW index's cosine distance, plus every
- * text match in a hybrid search, then scored (the same dot product, by
- * pgvector) and ordered as the exact scan does. Hybrid stays exact on the candidates: a row matching only by
- * image scores ratio × similarity, so it can rank in the top n only when
- * fewer than n rows are more similar, i.e. when it is among the n nearest.
+ * A vector column and its HNSW index: the expression the index is on (`column::vector(dims)`) and
+ * its partial index's predicate, written as literals so the planner matches them to the index.
+ * Image similarity: `embedding`, migration 0004; the search model: `model_embedding`, one index
+ * per model and dimension (migration 0007).
+ */
+interface VectorSpace {
+  column: Prisma.Sql;
+  dims: number;
+  has: Prisma.Sql;
+}
+const IMAGE_SPACE: VectorSpace = { column: Prisma.raw('a.embedding'), dims: IMAGE_EMBEDDING_DIMENSIONS, has: HAS_VECTOR };
+const modelSpace = (model: string, dims: number): VectorSpace => ({
+  column: Prisma.raw('a.model_embedding'),
+  dims,
+  // The model's name comes from the operator's file (quoted all the same): a literal, as the index's predicate is.
+  has: Prisma.raw(`(a.model_embedding_model = ${sqlLiteral(model)} AND cardinality(a.model_embedding) = ${dims})`),
+});
+
+/**
+ * Which vectors an index path takes its candidates from: the image embedding (an image search), the
+ * search model's (a query embedded by it, without images), or none. A query embedded by the model
+ * and images together take the exact scan: a row can rank on the sum of both similarities without
+ * being among the nearest by either.
+ */
+export function indexedSpace(c: SearchCriteria): 'image' | 'model' | undefined {
+  const semantic = c.semantic && c.text !== undefined;
+  if (semantic) return c.vector ? undefined : 'model';
+  return c.vector ? 'image' : undefined;
+}
+
+/**
+ * `index` (where pgvector lives, given when the HNSW index of `indexedSpace(c)` exists): the index
+ * path — candidates are the offset + limit rows nearest by that index's cosine distance (under the
+ * scope and filter), plus every text match, then scored (the same formulas as the exact scan) and
+ * ordered as the exact scan does. It stays exact on the candidates: a row matching only by
+ * similarity scores ratio × similarity, so it can rank in the top n only when fewer than n rows are
+ * more similar, i.e. when it is among the n nearest.
  */
 export function buildSearchQueries(
   c: SearchCriteria,
@@ -143,18 +190,17 @@ export function buildSearchQueries(
       ? modelScore!
       : Prisma.sql`(${1 - semantic.ratio}::float8 * ${rank} + ${semantic.ratio}::float8 * ${modelScore!})`;
   const textMatch = tsq ? (semantic ? Prisma.sql`(a.search_text @@ ${tsq} OR ${hasModelVector!})` : Prisma.sql`a.search_text @@ ${tsq}`) : undefined;
-  // A query embedded by the search model takes the exact scan: the index path's candidates (the nearest images and the
-  // text matches) would miss the rows that match by the model's similarity alone.
-  const schema = index && !(c.semantic && c.text !== undefined) ? Prisma.raw(quoteIdent(index.vectorSchema)) : undefined;
-  const asVector = (value: Prisma.Sql) => Prisma.sql`${value}::${schema!}.vector(${Prisma.raw(String(IMAGE_EMBEDDING_DIMENSIONS))})`;
+  const space = index ? indexedSpace(c) : undefined;
+  const schema = space ? Prisma.raw(quoteIdent(index!.vectorSchema)) : undefined;
+  const asVector = (value: Prisma.Sql, dims = IMAGE_EMBEDDING_DIMENSIONS) => Prisma.sql`${value}::${schema!}.vector(${Prisma.raw(String(dims))})`;
   const query = c.vector ? Prisma.sql`${c.vector}::real[]` : undefined;
   // The dot product (stored vectors are unit length: the cosine), clamped at 0. The exact scan sums it in SQL; the
   // index path has pgvector compute it (`<#>`: the negated inner product, in C: ~8x faster per row on PGlite).
   const vectorScore = !query
     ? Prisma.sql`0`
-    : !schema
+    : space !== 'image'
       ? Prisma.sql`greatest(0, (SELECT sum(x * y) FROM unnest(a.embedding, ${query}) AS v(x, y)))`
-      : Prisma.sql`CASE WHEN ${HAS_VECTOR} THEN greatest(0, -(${asVector(Prisma.sql`a.embedding`)} OPERATOR(${schema}.<#>) ${asVector(query)})) ELSE 0 END`;
+      : Prisma.sql`CASE WHEN ${HAS_VECTOR} THEN greatest(0, -(${asVector(Prisma.sql`a.embedding`)} OPERATOR(${schema!}.<#>) ${asVector(query)})) ELSE 0 END`;
   // Hybrid: a row matches the text, or (with an image) has an embedding to compare; each side scores 0 where it does not apply.
   if (textMatch && c.vector) where.push(Prisma.sql`(${textMatch} OR ${HAS_VECTOR})`);
   else if (textMatch) where.push(textMatch);
@@ -172,11 +218,13 @@ export function buildSearchQueries(
   const conditions = Prisma.join(where, ' AND ');
   const count = matchCountSql(Prisma, 'assets.assets', 'a', conditions, c.countLimit);
   const tail = Prisma.sql`ORDER BY ${Prisma.join(order, ', ')} LIMIT ${c.limit} OFFSET ${c.offset}`;
-  if (!schema || !query) return { page: Prisma.sql`SELECT ${COLUMNS}, ${score} AS score FROM assets.assets a WHERE ${conditions} ${tail}`, count };
+  if (!space) return { page: Prisma.sql`SELECT ${COLUMNS}, ${score} AS score FROM assets.assets a WHERE ${conditions} ${tail}`, count };
 
-  // The same expression as the index's, directly in ORDER BY with a LIMIT, so the planner reads the index for it.
-  const distance = Prisma.sql`${asVector(Prisma.sql`a.embedding`)} OPERATOR(${schema}.<=>) ${asVector(query)}`;
-  const nearest = Prisma.sql`(SELECT a.id FROM assets.assets a WHERE ${Prisma.join([...scope, HAS_VECTOR], ' AND ')}
+  // The candidates: the nearest rows by the index (the same expression as the index's, directly in ORDER BY with a
+  // LIMIT, so the planner reads the index for it), plus every text match.
+  const [vectors, target] = space === 'image' ? [IMAGE_SPACE, c.vector!] : [modelSpace(semantic!.model, semantic!.vector.length), semantic!.vector];
+  const distance = Prisma.sql`${asVector(vectors.column, vectors.dims)} OPERATOR(${schema!}.<=>) ${asVector(Prisma.sql`${target}::real[]`, vectors.dims)}`;
+  const nearest = Prisma.sql`(SELECT a.id FROM assets.assets a WHERE ${Prisma.join([...scope, vectors.has], ' AND ')}
     ORDER BY ${distance} LIMIT ${c.offset + c.limit})`;
   const candidates = tsq
     ? Prisma.sql`${nearest} UNION (SELECT a.id FROM assets.assets a WHERE ${Prisma.join([...scope, Prisma.sql`a.search_text @@ ${tsq}`], ' AND ')})`

@@ -5,6 +5,7 @@ import { ReadinessRegistry } from '@genasset/http';
 import { backoffDelay } from '@genasset/messaging';
 import { ClaimLoop, DATABASE_CONNECTION, type DatabaseConnection } from '@genasset/persistence';
 import { OBJECT_STORE, ObjectNotFoundError, type ObjectStore } from '@genasset/storage';
+import { describeModelMode, VectorIndex, type ModelSearchMode } from '../vector-index';
 import { IMAGES_PER_CALL, SearchModel, SearchModelError } from './search-model';
 import { MODEL_EMBEDDING_CHANNEL, ModelEmbeddingsRepository, type ClaimedAsset } from './model-embeddings.repository';
 
@@ -12,6 +13,8 @@ import { MODEL_EMBEDDING_CHANNEL, ModelEmbeddingsRepository, type ClaimedAsset }
 const SEND_SIDE = 512;
 /** Back-off of a failing backend: from 2 s, doubling, at most 5 min (backoffDelay: jitter on the upper half). */
 const BACKOFF = { initialMs: 2_000, maxMs: 300_000 };
+/** How often a database without the model's index is asked again whether it could have one (pgvector installed meanwhile). */
+const INDEX_RECHECK_MS = 60_000;
 /** What readiness counts up to (an exact count of millions of rows on every probe would cost more than it tells). */
 const PENDING_CAP = 10_000;
 
@@ -45,12 +48,17 @@ export class ModelEmbedder implements OnApplicationBootstrap, OnModuleDestroy {
   private readonly leaseMs: number;
   /** Aborted at shutdown: a call in flight is abandoned and its batch given back at once (stop() need not wait for the backend). */
   private readonly stopping = new AbortController();
+  /** The dimension of the model's vectors, once known (a stored vector at start, or the first batch). */
+  private dims?: number;
+  /** The search index's state for the model (migration 0007's HNSW index), and when it was last ensured. */
+  private index?: { mode: ModelSearchMode; at: number };
 
   constructor(
     @Inject(DATABASE_CONNECTION) db: DatabaseConnection,
     @Inject(OBJECT_STORE) private readonly store: ObjectStore,
     private readonly model: SearchModel,
     private readonly repository: ModelEmbeddingsRepository,
+    private readonly vectorIndex: VectorIndex,
     @Optional() private readonly readiness?: ReadinessRegistry,
   ) {
     const config = model.config;
@@ -92,12 +100,38 @@ export class ModelEmbedder implements OnApplicationBootstrap, OnModuleDestroy {
     const pending = await this.pendingCache.value;
     const count = pending >= PENDING_CAP ? `${PENDING_CAP}+` : String(pending);
     const error = this.lastError ? `; last error: ${this.lastError}` : '';
-    return `model ${model} (backend ${this.model.config!.backend}): ${count} pending${error}`;
+    const search = describeModelMode(this.vectorIndex.modelMode(model, this.dims));
+    return `model ${model} (backend ${this.model.config!.backend}): ${count} pending; search: ${search}${error}`;
+  }
+
+  /**
+   * Builds the HNSW index of the model's vectors where pgvector is installed (VectorIndex.ensureModelIndex:
+   * migration 0007's function, idempotent, once across replicas), when the dimension is first known — at start
+   * from a stored vector, else from the first batch stored — and again at most every minute while there is
+   * none (pgvector installed meanwhile). On the embedder's loop, never on a search's path. A failure is
+   * logged and tried again later; the search keeps the exact scan meanwhile.
+   */
+  private async ensureIndex(model: string): Promise<void> {
+    this.dims ??= await this.repository.dimensions(model);
+    if (this.dims === undefined) return;
+    if (this.index && (this.index.mode.kind === 'hnsw' || Date.now() - this.index.at < INDEX_RECHECK_MS)) return;
+    const at = Date.now();
+    try {
+      const started = Date.now();
+      const mode = await this.vectorIndex.ensureModelIndex(model, this.dims);
+      if (mode.kind === 'hnsw' && this.index?.mode.kind !== 'hnsw') this.logger.log(`text-to-image similarity: ${describeModelMode(mode)}, ready in ${Date.now() - started} ms`);
+      else if (!this.index) this.logger.log(`text-to-image similarity: ${describeModelMode(mode)}`);
+      this.index = { mode, at };
+    } catch (error) {
+      this.logger.warn(`the search model's index could not be built (${errorMessage(error)}); search keeps the exact scan, trying again in a minute`);
+      this.index = { mode: { kind: 'exact', reason: errorMessage(error) }, at };
+    }
   }
 
   /** One batch: true when it was full (more may be waiting). */
   private async round(): Promise<boolean> {
     const model = this.model.model!;
+    await this.ensureIndex(model);
     const claimed = await this.repository.claim(model, IMAGES_PER_CALL, this.leaseMs);
     if (!claimed.length) return false;
     try {
@@ -167,6 +201,10 @@ export class ModelEmbedder implements OnApplicationBootstrap, OnModuleDestroy {
     }
     await this.repository.save(model, embedded);
     await this.repository.fail(model, failed);
+    if (embedded.length && this.dims === undefined) {
+      this.dims = embedded[0].embedding.length;
+      await this.ensureIndex(model);
+    }
     for (const f of failed) this.logger.warn(`asset ${f.id}: no search embedding (${f.error})`);
   }
 

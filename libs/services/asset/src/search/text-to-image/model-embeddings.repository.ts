@@ -129,6 +129,17 @@ export class ModelEmbeddingsRepository {
     return Number(row?.n ?? 0);
   }
 
+  /** The dimension of `model`'s stored vectors (one row's), undefined when none is stored. */
+  async dimensions(model: string): Promise<number | undefined> {
+    // The embeddable predicate and `model_embedding_model IS NOT NULL` let it read migration 0006's index of embedded rows.
+    const [row] = await this.db.query<{ dims: number | string | null }>(
+      `SELECT cardinality(model_embedding) AS dims FROM assets.assets
+        WHERE ${EMBEDDABLE_SQL} AND model_embedding_model IS NOT NULL AND model_embedding_model = $1 AND model_embedding IS NOT NULL LIMIT 1`,
+      [model],
+    );
+    return row?.dims ? Number(row.dims) : undefined;
+  }
+
   /** What the search model could not embed, for tests and operators: id → error. */
   async failures(model: string, ids: readonly string[]): Promise<Record<string, string>> {
     const rows = await this.db.query<{ id: string; error: string }>(
