@@ -80,7 +80,8 @@ describe('inference-worker: backend outputs, every engine', () => {
   ])('%s (%s)', (engine) => {
     const e = () => fakes.cases.find((c) => c.engine === engine)!;
     it(`the asset holds the backend's exact bytes and records backend, model, seed and workflow; generation.completed is signed`, async () => {
-      const body = await harness.generate(tenant, e().mode, e().body(picture));
+      const request = e().body(picture);
+      const body = await harness.generate(tenant, e().mode, request);
       const done = await harness.finalJob(tenant, body.job.jobId);
       expect({ status: done.status, error: done.metadata.output?.errorMessage }).toEqual({ status: 'success', error: undefined });
       expect(done.metadata.output).toMatchObject({ engine: e().engine, backend: e().backend });
@@ -89,6 +90,17 @@ describe('inference-worker: backend outputs, every engine', () => {
       expect(e().served().some((served) => served.equals(bytes))).toBe(true);
       const asset = await harness.asset(tenant, assetId);
       expect(asset.metadata).toMatchObject({ engine: e().engine, ...e().metadata });
+      // The request's prompt stays with the asset, as upstream's do (none is made up for a mode without
+      // one), so searching for the words of the prompt finds the picture.
+      expect(asset.metadata.prompt).toBe(request.prompt);
+      if (typeof request.prompt === 'string') {
+        const found = await harness.request('POST', '/v1/search/assets', {
+          auth: tenant.auth.projectMember,
+          body: { query: request.prompt },
+        });
+        expect(found.status).toBe(200);
+        expect(found.body.hits.map((h: { id: string }) => h.id)).toContain(assetId);
+      }
 
       const delivery = await waitFor(
         () => hooks.requests.find((r) => (JSON.parse(r.rawBody.toString()) as { data?: { jobId?: string } }).data?.jobId === done.jobId),

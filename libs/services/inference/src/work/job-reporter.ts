@@ -10,6 +10,7 @@ import {
 } from '@genasset/contracts';
 import { InjectOutbox, Outbox, type SqlClient } from '@genasset/messaging';
 import type { StoredOutput } from '../engines/engine';
+import { generationParameters } from './generation-parameters';
 import { INFERENCE_SCHEMA } from '../inference.schema';
 import type { ClaimedItem } from './work-queue.repository';
 
@@ -59,6 +60,8 @@ export class JobReporter {
     if (outputs.length === 0) {
       return [this.outbox.event(JobSucceededReported, { jobId: item.jobId, output: { ...extra } })];
     }
+    // What the engine reports of an output (its actual size, the seed it used) wins over the request's.
+    const requested = generationParameters(item.input);
     const produced = this.outbox.event(JobOutputsProduced, {
       jobId: item.jobId,
       jobType: item.jobType as JobType,
@@ -77,7 +80,7 @@ export class JobReporter {
           : {}),
         ...(o.parentAssetId ? { parentAssetId: o.parentAssetId } : {}),
         ...(o.name ? { name: o.name } : {}),
-        metadata: o.metadata,
+        metadata: { ...requested, ...o.metadata },
       })),
       extra,
       attempt: item.attempts,
