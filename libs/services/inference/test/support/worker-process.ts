@@ -34,6 +34,9 @@ export async function startWorkerProcess(
     KAFKA_BROKERS: testServices().kafkaBrokers.join(','),
     KAFKA_GROUP_PREFIX: options.groupPrefix,
     KAFKAJS_NO_PARTITIONER_WARNING: '1',
+    // A SIGKILLed worker never leaves its consumer group: the next one is ready only once the dead
+    // member's session has run out (the default 10 s, twice per drill).
+    KAFKA_SESSION_TIMEOUT: '3s',
     ...s3Env(testServices().s3),
     ASSET_SERVICE_URL: harness.url,
     JOB_SERVICE_URL: harness.url,
