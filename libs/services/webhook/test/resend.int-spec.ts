@@ -69,6 +69,9 @@ describe('resending a delivery', () => {
       WEBHOOK_ENDPOINT_CONCURRENCY: '1',
       // The endpoint is read before every start, however recently it was read.
       WEBHOOK_RECHECK_AFTER: '0ms',
+      // Deliveries written straight to the log (logDeliveries) raise no NOTIFY: the workers find them
+      // by polling. The default 10 s left each held attempt 6–10 s to start.
+      WEBHOOK_POLL_INTERVAL: '500ms',
     });
     harness = fixture.harness;
     fixture.receiver.respondWith(async (request) => (await answers.get(request.path)) ?? 200);
