@@ -32,6 +32,23 @@ function atAngle(theta: number, next: () => number, dims = DIMENSIONS): number[]
 
 const dot = (a: number[], b: number[]) => a.reduce((s, x, i) => s + x * b[i], 0);
 
+/** Analyses the seeded table, then opens search as the service does: the vector index read first. */
+async function openSearch(db: DatabaseConnection): Promise<{ index: VectorIndex; repository: SearchAssetsRepository }> {
+  await db.query('ANALYZE assets.assets');
+  const index = new VectorIndex(db);
+  await index.refresh();
+  return { index, repository: new SearchAssetsRepository(db, index) };
+}
+
+/** The text scores of "lighthouse" as the database ranks them (name weight A, ts_rank_cd normalised). */
+async function lighthouseScores(db: DatabaseConnection): Promise<Map<string, number>> {
+  const ranked = await db.query<{ id: string; s: number }>(
+    `SELECT id, ts_rank_cd(search_text, websearch_to_tsquery('english', 'lighthouse'), 32)::float8 AS s
+       FROM assets.assets WHERE search_text @@ websearch_to_tsquery('english', 'lighthouse')`,
+  );
+  return new Map(ranked.map((r) => [r.id, Number(r.s)]));
+}
+
 interface Seeded {
   id: string;
   project: string;
@@ -95,10 +112,7 @@ describe.each(DATABASE_KINDS)('asset image similarity on %s', (_label, kind) => 
     const stored = await db.query<{ id: string; embedding: number[] }>(`SELECT id, embedding FROM assets.assets`);
     const byId = new Map(stored.map((r) => [r.id, r.embedding.map(Number)]));
     for (const r of rows) r.embedding = byId.get(r.id)!;
-    await db.query('ANALYZE assets.assets');
-    index = new VectorIndex(db);
-    await index.refresh();
-    repository = new SearchAssetsRepository(db, index);
+    ({ index, repository } = await openSearch(db));
   });
 
   afterAll(async () => {
@@ -183,12 +197,7 @@ describe.each(DATABASE_KINDS)('asset image similarity on %s', (_label, kind) => 
   });
 
   it('hybrid: text matches and the nearest images, weighted by the ratio', async () => {
-    // The text scores as the database ranks them (name weight A, ts_rank_cd normalised).
-    const ranked = await db.query<{ id: string; s: number }>(
-      `SELECT id, ts_rank_cd(search_text, websearch_to_tsquery('english', 'lighthouse'), 32)::float8 AS s
-         FROM assets.assets WHERE search_text @@ websearch_to_tsquery('english', 'lighthouse')`,
-    );
-    const text = new Map(ranked.map((r) => [r.id, Number(r.s)]));
+    const text = await lighthouseScores(db);
     expect(text.size).toBe(ROWS / 4);
     const hybrid = (r: Seeded) => 0.3 * (text.get(r.id) ?? 0) + 0.7 * similarity(r);
     const answer = await repository.search(criteria({ text: 'lighthouse', ratio: 0.7, limit: 15 }));
@@ -268,15 +277,8 @@ describe.each(DATABASE_KINDS)('asset text-to-image similarity on %s', (_label, k
     const stored = await db.query<{ id: string; v: number[] | null }>(`SELECT id, model_embedding AS v FROM assets.assets`);
     const byId = new Map(stored.map((r) => [r.id, (r.v ?? []).map(Number)]));
     for (const r of rows) r.vector = byId.get(r.id)!;
-    const ranked = await db.query<{ id: string; s: number }>(
-      `SELECT id, ts_rank_cd(search_text, websearch_to_tsquery('english', 'lighthouse'), 32)::float8 AS s
-         FROM assets.assets WHERE search_text @@ websearch_to_tsquery('english', 'lighthouse')`,
-    );
-    text = new Map(ranked.map((r) => [r.id, Number(r.s)]));
-    await db.query('ANALYZE assets.assets');
-    index = new VectorIndex(db);
-    await index.refresh();
-    repository = new SearchAssetsRepository(db, index);
+    text = await lighthouseScores(db);
+    ({ index, repository } = await openSearch(db));
   });
 
   afterAll(async () => {
