@@ -13,6 +13,7 @@ import {
   WebhookReceiver,
   type DeploymentClient,
   type FakeBackends,
+  seedEmbeddedDataDir,
   type SpawnedProcess,
 } from '@genasset/testing';
 import { SIGNATURE_HEADER, verifyEvent } from '@genasset/webhooks';
@@ -40,6 +41,7 @@ describe('platform in embedded mode: every backend engine end to end', () => {
   beforeAll(async () => {
     [fakes, hooks] = await Promise.all([startFakeBackends(), WebhookReceiver.start()]);
     dataDir = mkdtempSync(join(tmpdir(), 'genasset-backends-'));
+    await seedEmbeddedDataDir(dataDir);
     const port = await freePort();
     base = `http://127.0.0.1:${port}`;
     platform = spawnTsProcess('apps/platform/src/main.ts', {

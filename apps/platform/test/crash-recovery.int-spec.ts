@@ -2,7 +2,7 @@ import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import sharp from 'sharp';
-import { freePort, spawnTsProcess, waitFor, WebhookReceiver, type SpawnedProcess, EMBEDDED_PLATFORM_ENV } from '@genasset/testing';
+import { freePort, spawnTsProcess, waitFor, WebhookReceiver, type SpawnedProcess, EMBEDDED_PLATFORM_ENV, seedEmbeddedDataDir } from '@genasset/testing';
 
 jest.setTimeout(300_000);
 
@@ -42,6 +42,7 @@ describe('platform: crash recovery in embedded mode', () => {
 
   beforeAll(async () => {
     dataDir = mkdtempSync(join(tmpdir(), 'genasset-crash-'));
+    await seedEmbeddedDataDir(dataDir);
     const png = (await sharp({ create: { width: 64, height: 64, channels: 3, background: '#3366cc' } }).png().toBuffer()).toString('base64');
     server = await WebhookReceiver.start({
       path: '/infer',

@@ -6,7 +6,7 @@ export { primeConsumerGroups } from './consumer-groups';
 export { waitFor } from './wait-for';
 export { unzip, type ZipEntry } from './unzip';
 export { spawnTsProcess, type SpawnedProcess } from './spawn-process';
-export { EMBEDDED_PLATFORM_ENV, embeddedServiceEnv } from './embedded-env';
+export { EMBEDDED_PLATFORM_ENV, embeddedServiceEnv, seedEmbeddedDataDir } from './embedded-env';
 export { freePort } from './free-port';
 export { answerBeforeBody, type PartialBodyRequest, type EarlyAnswer } from './partial-body';
 export {

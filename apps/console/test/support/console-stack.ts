@@ -3,7 +3,7 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync } fr
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
-import { freePort, spawnTsProcess, waitFor, WebhookReceiver, type SpawnedProcess, EMBEDDED_PLATFORM_ENV } from '@genasset/testing';
+import { freePort, spawnTsProcess, waitFor, WebhookReceiver, type SpawnedProcess, EMBEDDED_PLATFORM_ENV, seedEmbeddedDataDir } from '@genasset/testing';
 
 export const REPO_ROOT = resolve(__dirname, '../../../..');
 /** Where the browser test saves its screenshots (git-ignored; README.md shows copies from docs/images/console). */
@@ -59,6 +59,7 @@ export async function startConsoleStack(): Promise<ConsoleStack> {
   mkdirSync(SCREENSHOT_DIR, { recursive: true });
 
   const dataDir = mkdtempSync(join(tmpdir(), 'genasset-console-'));
+  await seedEmbeddedDataDir(dataDir);
   const port = await freePort();
   const base = `http://127.0.0.1:${port}`;
   const receiver = await WebhookReceiver.start();

@@ -2,7 +2,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { embeddedServiceEnv, freePort, waitFor } from '@genasset/testing';
+import { embeddedServiceEnv, freePort, waitFor, seedEmbeddedDataDir } from '@genasset/testing';
 import { startDownloadHarness, sha256, unzip } from './support/archive-fixtures';
 import { dataUrl, png, type ServiceHarness } from './support/asset-fixtures';
 
@@ -18,6 +18,7 @@ describe('batch downloads and uploads in embedded mode', () => {
 
   beforeAll(async () => {
     dataDir = mkdtempSync(join(tmpdir(), 'asset-downloads-embedded-'));
+    await seedEmbeddedDataDir(dataDir);
     const port = await freePort();
     harness = await startDownloadHarness(
       embeddedServiceEnv(dataDir, port),

@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { embeddedServiceEnv, freePort } from '@genasset/testing';
+import { embeddedServiceEnv, freePort, seedEmbeddedDataDir } from '@genasset/testing';
 import { dataUrl, png, startAssetHarness, type ServiceHarness } from './support/asset-fixtures';
 
 /**
@@ -17,6 +17,7 @@ describe('asset-service in embedded mode', () => {
 
   beforeAll(async () => {
     dataDir = mkdtempSync(join(tmpdir(), 'asset-embedded-'));
+    await seedEmbeddedDataDir(dataDir);
     const port = await freePort();
     harness = await startAssetHarness(embeddedServiceEnv(dataDir, port));
     auth = (await harness.tenant()).auth.projectMember;

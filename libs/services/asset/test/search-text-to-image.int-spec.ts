@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { FakeOpenai, embeddedServiceEnv, freePort, waitFor, writeBackendsFile } from '@genasset/testing';
+import { FakeOpenai, embeddedServiceEnv, freePort, waitFor, writeBackendsFile, seedEmbeddedDataDir } from '@genasset/testing';
 import { dataUrl, png, startAssetHarness, type Json, type ServiceHarness, type Tenant } from './support/asset-fixtures';
 import { seedAssets } from './support/seed';
 
@@ -278,6 +278,7 @@ describe('text-to-image search in embedded mode (PGlite)', () => {
   beforeAll(async () => {
     fake = await FakeOpenai.start({ searchModels: ['fake-clip'] });
     dataDir = mkdtempSync(join(tmpdir(), 'asset-t2i-embedded-'));
+    await seedEmbeddedDataDir(dataDir);
     const port = await freePort();
     harness = await startAssetHarness({
       ...embeddedServiceEnv(dataDir, port),

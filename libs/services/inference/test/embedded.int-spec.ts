@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { embeddedServiceEnv, freePort, type Tenant } from '@genasset/testing';
+import { embeddedServiceEnv, freePort, type Tenant, seedEmbeddedDataDir } from '@genasset/testing';
 import { paint, rgba, startInferenceHarness, type InferenceHarness } from './support/inference-harness';
 
 jest.setTimeout(180_000);
@@ -15,6 +15,7 @@ describe('inference-worker in embedded mode', () => {
 
   beforeAll(async () => {
     dataDir = mkdtempSync(join(tmpdir(), 'inference-embedded-'));
+    await seedEmbeddedDataDir(dataDir);
     const port = await freePort();
     harness = await startInferenceHarness({
       env: embeddedServiceEnv(dataDir, port),
