@@ -139,10 +139,18 @@ describe('process lifecycle: readiness and SIGTERM', () => {
     const firstExited = new Promise<number | null>((resolve) => first.proc.child.on('exit', resolve));
     const sent = Date.now();
     first.proc.child.kill('SIGTERM');
-    // Intake stops at once: unready or refused, never served as usual.
-    const during = await fetch(`${first.url}/readyz`).then(
-      (r) => r.status,
-      () => 'refused',
+    // Intake stops at once: unready or refused, never served as usual. kill() returns before the child
+    // has run its handler, so a request sent at once can still be answered first (seen in CI, with
+    // three test files on two cores): readiness must drop within a moment of the signal.
+    const during = await waitFor(
+      async () => {
+        const status = await fetch(`${first.url}/readyz`).then(
+          (r) => r.status,
+          () => 'refused' as const,
+        );
+        return status === 200 ? undefined : status;
+      },
+      { timeoutMs: 2_000, intervalMs: 50, what: 'readiness to drop after SIGTERM' },
     );
     expect([503, 'refused']).toContain(during);
     const code = await within(firstExited, GRACE_MS + 30_000, 'the first process to exit after SIGTERM');
