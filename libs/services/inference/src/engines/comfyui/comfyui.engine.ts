@@ -99,11 +99,14 @@ export class ComfyuiEngine implements BackendEngine {
   /**
    * Finds a submission: by its handle, else (intent only: the worker died around POST /prompt) by
    * the prompt_id it was submitted under, else by the submission id in its extra_data (servers
-   * that choose their own prompt_id). History first, then the queue.
+   * that choose their own prompt_id). The queue first, then the history: a prompt only moves from
+   * the queue to the history, in one step under the queue's lock (ComfyUI's PromptQueue.task_done,
+   * execution.py), so one that finishes between the two reads shows in the second. Read the other
+   * way round, a prompt finishing in between was in neither, and a resumed job failed as lost
+   * (seen in CI: comfyui-crash.int-spec).
    */
   async locate(task: BackendTask): Promise<TaskWhereabouts> {
     const id = task.handle ?? task.submission;
-    if (await this.client.history(id)) return { state: 'finished', handle: id };
     const queue = await this.client.queue();
     const match = (item: unknown[]) => item[1] === id || stampOf(item[3])?.submission === task.submission;
     const running = queue.running.find(match);
@@ -114,6 +117,7 @@ export class ComfyuiEngine implements BackendEngine {
       if (found[2] && typeof found[2] === 'object') this.nodeCounts.set(handle, Object.keys(found[2]).length);
       return { state: running ? 'running' : 'queued', handle };
     }
+    if (await this.client.history(id)) return { state: 'finished', handle: id };
     if (!task.handle) {
       const history = await this.client.allHistory();
       for (const [handle, entry] of Object.entries(history))
