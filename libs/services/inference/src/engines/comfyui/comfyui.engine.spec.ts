@@ -160,3 +160,20 @@ describe('comfyui engine (against the fake ComfyUI)', () => {
     ]);
   });
 });
+
+describe('comfyui engine: finding a submitted prompt again after a restart', () => {
+  it('a prompt that finishes between its two reads (queue, history) is found, not taken for lost', async () => {
+    // The server as the engine reads it: the prompt running at the first read, finished from the second.
+    let reads = 0;
+    const item = [0, 'prompt-1', {}, {}, []];
+    const client = {
+      queue: async () => (reads++ === 0 ? { running: [item], pending: [] } : { running: [], pending: [] }),
+      history: async () => (reads++ === 0 ? undefined : { prompt: item, outputs: {} }),
+      allHistory: async () => ({}),
+    };
+    const engine = new ComfyuiEngine(config('http://127.0.0.1:9'));
+    Object.assign(engine, { client });
+    const where = await engine.locate({ submission: 'submission-1', handle: 'prompt-1' });
+    expect(where).toEqual({ state: 'running', handle: 'prompt-1' });
+  });
+});
