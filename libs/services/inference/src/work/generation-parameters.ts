@@ -19,12 +19,7 @@ const KEPT = [
 ] as const;
 
 export function generationParameters(input: Readonly<Record<string, unknown>>): Record<string, unknown> {
-  const kept: Record<string, unknown> = {};
-  for (const key of KEPT) {
-    const value = input[key];
-    if (typeof value === 'string' ? value.length === 0 : typeof value !== 'number' && typeof value !== 'boolean') continue;
-    // Upstream's asset metadata types `seed` as a string; requests accept a number or digits.
-    kept[key] = key === 'seed' ? String(value) : value;
-  }
-  return kept;
+  // As the request gave them: asset-service presents metadata in upstream's types (a numeric seed as
+  // its digits, core/asset-metadata.ts), for these fields as for the engine's own.
+  return Object.fromEntries(KEPT.flatMap((key) => (input[key] === undefined || input[key] === '' ? [] : [[key, input[key]]])));
 }
