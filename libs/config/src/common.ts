@@ -63,6 +63,12 @@ export const commonEnv = z.object({
   /** Seconds the auth guard may cache a verified API key. */
   AUTH_CACHE_TTL: vars.duration('30s'),
   SHUTDOWN_GRACE: vars.duration('25s'),
+  /**
+   * How often the process hands the C heap's free pages back to the OS (glibc's malloc_trim;
+   * libs/runtime/src/heap-trimmer.ts says why). 0 turns it off; no effect where the C library is
+   * not glibc.
+   */
+  HEAP_TRIM_INTERVAL: vars.duration('30s'),
 });
 
 export type CommonEnv = z.infer<typeof commonEnv>;

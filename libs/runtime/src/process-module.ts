@@ -7,6 +7,7 @@ import { MessagingModule } from '@genasset/messaging';
 import { DatabaseModule, type DatabaseConnection } from '@genasset/persistence';
 import { StorageModule } from '@genasset/storage';
 import { DatabaseReadiness } from './database-readiness';
+import { HeapTrimmer } from './heap-trimmer';
 
 export interface ProcessModuleOptions {
   name: string;
@@ -55,7 +56,11 @@ export class ProcessModule {
         ...options.services,
         ...(options.adminToken ? [AdminModule.forToken(options.adminToken)] : []),
       ],
-      providers: [DatabaseReadiness, { provide: PROCESS_ENV, useValue: options.env }],
+      providers: [
+        DatabaseReadiness,
+        { provide: PROCESS_ENV, useValue: options.env },
+        { provide: HeapTrimmer, useFactory: () => new HeapTrimmer(config.HEAP_TRIM_INTERVAL) },
+      ],
       exports: [PROCESS_ENV],
     };
   }
