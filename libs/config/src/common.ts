@@ -28,11 +28,11 @@ export const commonEnv = z.object({
   /**
    * Longest time a consumer's fetch may wait at the broker when nothing new is there. A real
    * broker answers as soon as data arrives, so this only sets how often an idle consumer asks
-   * (1 s: a tenth of the idle CPU of 100 ms); the test broker (librdkafka's mock cluster) always
+   * (docs/configuration.md has the idle CPU it costs); the test broker (librdkafka's mock cluster) always
    * waits this long on an empty fetch, so it adds up to this much latency per hop there (the
    * tests set 100 ms, the benches 10 ms).
    */
-  KAFKA_FETCH_MAX_WAIT: vars.duration('1s'),
+  KAFKA_FETCH_MAX_WAIT: vars.duration('2s'),
   /**
    * How long the broker waits without a heartbeat before it declares a consumer gone and hands its
    * partitions to the group's other members. After a broker outage a group's members rejoin only
