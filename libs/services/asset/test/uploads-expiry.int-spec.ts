@@ -57,9 +57,15 @@ describe.each(STORES)('upload expiry on the %s store', (store) => {
       [id],
     );
     expect(await stores.objects(row.object_key)).toEqual([]);
-    // The store's multipart upload was aborted with it.
-    await expect(stores.store.listParts(row.object_key, row.multipart_upload_id)).rejects.toMatchObject({
-      code: 'NoSuchUpload',
-    });
+    // The store's multipart upload is aborted with it, just after the status changed.
+    const gone = await waitFor(
+      () =>
+        stores.store.listParts(row.object_key, row.multipart_upload_id).then(
+          () => undefined,
+          (error: unknown) => error,
+        ),
+      { timeoutMs: 10_000, intervalMs: 100, what: 'multipart upload aborted' },
+    );
+    expect(gone).toMatchObject({ code: 'NoSuchUpload' });
   });
 });

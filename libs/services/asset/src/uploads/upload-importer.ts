@@ -206,7 +206,10 @@ export class UploadImporter implements OnApplicationBootstrap, OnModuleDestroy {
         continue;
       await this.store
         .abortMultipartUpload(upload.objectKey, upload.multipartUploadId)
-        .catch(() => undefined);
+        .catch((error: unknown) => {
+          // Not fatal: the bucket's lifecycle rule removes incomplete multipart uploads (docs/assets.md).
+          this.logger.warn(`could not abort expired multipart upload ${upload.id}: ${errorMessage(error)}`);
+        });
       await this.objects.discard([upload.objectKey]);
     }
     await this.uploads.purge(UPLOAD_LIMITS.retentionMs);
