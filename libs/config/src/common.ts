@@ -41,6 +41,12 @@ export const commonEnv = z.object({
    * longest time the event loop may be blocked.
    */
   KAFKA_SESSION_TIMEOUT: vars.duration('10s'),
+  /**
+   * How often a consumer commits the offsets of the events it applied, every partition in one
+   * request (0: after each applied chunk). A crash or a rebalance delivers up to this much of
+   * applied events again; the inbox drops them.
+   */
+  KAFKA_COMMIT_INTERVAL: vars.duration('1s'),
   S3_ENDPOINT: vars.url().optional(),
   S3_REGION: z.string().default('us-east-1'),
   S3_BUCKET: z.string().optional(),

@@ -51,6 +51,7 @@ export class ProcessModule {
           fromBeginning: config.KAFKA_FROM_BEGINNING,
           fetchMaxWaitMs: config.KAFKA_FETCH_MAX_WAIT,
           sessionTimeoutMs: config.KAFKA_SESSION_TIMEOUT,
+          commitIntervalMs: config.KAFKA_COMMIT_INTERVAL,
         }),
         InternalApiModule.forProcess({ ...config, local: options.localApis }),
         ...options.services,

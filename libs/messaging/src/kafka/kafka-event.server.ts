@@ -5,9 +5,9 @@ import type { ConsumerRegistry } from '../consumer/consumer-registry';
 import { EventProcessor } from '../consumer/event-processor';
 import { EventServer, type EventServerSettings } from '../consumer/event-server';
 import type { HandlerTable } from '../consumer/handler-table';
-import { commitFailure } from './commit-error';
 import { KafkaDeadLetterSink } from './kafka-dead-letter.sink';
 import type { KafkaPublisher } from './kafka-publisher';
+import { OffsetCommitter } from './offset-committer';
 import { whileBeating } from './while-beating';
 
 export interface KafkaServerSettings extends EventServerSettings {
@@ -21,16 +21,20 @@ export interface KafkaServerSettings extends EventServerSettings {
   readonly fetchMaxWaitMs?: number;
   /** How long the broker waits for a heartbeat before it hands the consumer's partitions to others (default 10 s). */
   readonly sessionTimeoutMs?: number;
+  /** How often a consumer commits the offsets it applied (default 1 s; 0: after each applied chunk). See OffsetCommitter. */
+  readonly commitIntervalMs?: number;
 }
 
 /**
  * NestJS transport strategy over Kafka: one consumer group per consumer name,
  * batches per partition through the EventProcessor, offsets committed by hand
- * only after the transaction that applied the events committed. A crash
- * between the two redelivers events the inbox already knows: they change nothing.
+ * only after the transaction that applied the events committed, at most once
+ * per `commitIntervalMs` (OffsetCommitter). A crash between the two redelivers
+ * events the inbox already knows: they change nothing.
  */
 export class KafkaEventServer extends EventServer {
   private readonly consumers = new Map<string, Consumer>();
+  private readonly committers = new Map<string, OffsetCommitter>();
   private readonly stopping = new AbortController();
   private readonly fetched = new Set<string>();
   private readonly fetchedWaiters: (() => void)[] = [];
@@ -77,6 +81,7 @@ export class KafkaEventServer extends EventServer {
     // silently (runner.commitOffsets returns when not running), so the applied events
     // would come again after a restart (tested: libs/runtime/test/lifecycle.int-spec.ts).
     await Promise.allSettled([...this.inFlight]);
+    await Promise.all([...this.committers.values()].map((committer) => committer.flush()));
     await Promise.all([...this.consumers.values()].map((c) => c.disconnect().catch(() => undefined)));
     this.consumers.clear();
   }
@@ -94,6 +99,16 @@ export class KafkaEventServer extends EventServer {
       maxWaitTimeInMs: this.kafkaSettings.fetchMaxWaitMs ?? 200,
       retry: { retries: 10, initialRetryTime: 300, maxRetryTime: 10_000 },
     });
+    const committer = new OffsetCommitter(
+      (offsets) => consumer.commitOffsets(offsets),
+      this.kafkaSettings.commitIntervalMs ?? 1_000,
+      (error, offsets) =>
+        this.logger.warn(
+          `consumer ${name}: offsets of ${offsets.length} partition(s) not committed, their applied events come again (the inbox drops them): ${errorMessage(error)}`,
+        ),
+    );
+    this.committers.set(name, committer);
+    consumer.on(consumer.events.GROUP_JOIN, () => committer.forget());
     let crashes = 0;
     consumer.on(consumer.events.FETCH, () => {
       crashes = 0;
@@ -126,7 +141,7 @@ export class KafkaEventServer extends EventServer {
           autoCommit: false,
           eachBatchAutoResolve: false,
           partitionsConsumedConcurrently: this.kafkaSettings.partitionsConsumedConcurrently ?? 3,
-          eachBatch: (payload) => this.onBatch(processor, consumer, payload),
+          eachBatch: (payload) => this.onBatch(processor, this.committers.get(name)!, payload),
         });
         this.consumers.set(name, consumer);
         this.logger.log(`consumer ${name} consuming ${table.topicsOf(name).join(', ')}`);
@@ -139,7 +154,7 @@ export class KafkaEventServer extends EventServer {
     }
   }
 
-  private async onBatch(processor: EventProcessor, consumer: Consumer, payload: EachBatchPayload): Promise<void> {
+  private async onBatch(processor: EventProcessor, committer: OffsetCommitter, payload: EachBatchPayload): Promise<void> {
     const { batch, resolveOffset, heartbeat, isRunning, isStale } = payload;
     // Shutting down: leave the batch for redelivery (nothing of it is committed).
     if (this.stopping.signal.aborted) return;
@@ -149,11 +164,7 @@ export class KafkaEventServer extends EventServer {
       signal: this.stopping.signal,
       committed: async (last) => {
         resolveOffset(last.offset);
-        await consumer
-          .commitOffsets([{ topic: batch.topic, partition: batch.partition, offset: (BigInt(last.offset) + 1n).toString() }])
-          .catch((error: unknown) => {
-            throw commitFailure(error);
-          });
+        await committer.applied(batch.topic, batch.partition, (BigInt(last.offset) + 1n).toString());
         await heartbeat();
       },
     });

@@ -59,6 +59,7 @@ export class MessagingModule {
                   partitionsConsumedConcurrently: options.partitionsConsumedConcurrently,
                   fetchMaxWaitMs: options.fetchMaxWaitMs,
                   sessionTimeoutMs: options.sessionTimeoutMs,
+                  commitIntervalMs: options.commitIntervalMs,
                 })
               : new InProcessEventServer(registry, bus, settings),
           inject: [ConsumerRegistry, MESSAGING_PUBLISHER, InProcessBus],

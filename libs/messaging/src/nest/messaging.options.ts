@@ -32,6 +32,11 @@ export interface MessagingModuleOptions {
    * the consumer's partitions to others (KAFKA_SESSION_TIMEOUT, default 10 s).
    */
   readonly sessionTimeoutMs?: number;
+  /**
+   * Kafka: how often a consumer commits the offsets it applied (KAFKA_COMMIT_INTERVAL,
+   * default 1 s; 0: after each applied chunk).
+   */
+  readonly commitIntervalMs?: number;
   /** Defaults for every service's relay. */
   readonly relay?: Omit<OutboxRelayOptions, 'schema' | 'listen' | 'transaction' | 'logger'>;
   /** Register the `broker` readiness check (default true). */
