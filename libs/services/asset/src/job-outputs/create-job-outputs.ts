@@ -15,6 +15,9 @@ import { embeddable } from '../embeddings/image-embedding';
 
 type Tx = Prisma.TransactionClient;
 
+/** Outputs of one job described at once (numSamples defaults to 4, and may be up to 128). */
+const DESCRIBE_CONCURRENCY = 4;
+
 /**
  * Makes the assets of a job's outputs (`job.outputs.produced`), then reports
  * the job's success with their ids — both in the consumer's transaction, so
@@ -90,16 +93,7 @@ export class CreateJobOutputs {
     if (existing.some((a) => a.projectId !== tenant.projectId))
       throw new Error(`job ${jobId} has outputs in another project`);
     const made = new Map(existing.map((a) => [a.outputIndex, a.id]));
-    const described = new Map<number, DescribedOutput>();
-    for (const [outputIndex, output] of data.outputs.entries()) {
-      if (!made.has(outputIndex))
-        described.set(
-          outputIndex,
-          await describeOutput(this.store, output.key, output.mimeType, outputIndex, {
-            embed: embeddable({ kind: 'image', type: output.assetType, mimeType: output.mimeType }),
-          }),
-        );
-    }
+    const described = await this.describeAll(data, made);
     const runsModel = Boolean(data.modelId);
     const ids: string[] = [];
     for (const [outputIndex, output] of data.outputs.entries()) {
@@ -134,6 +128,33 @@ export class CreateJobOutputs {
       ids.push(asset.id);
     }
     return ids;
+  }
+
+  /**
+   * Reads and describes the outputs not made yet, `DESCRIBE_CONCURRENCY` at a time: each one's
+   * decode, rendition and embedding run in sharp's thread pool and its reads and writes on S3, so a
+   * job of four samples (the default) takes about the time of its slowest output instead of the sum
+   * of all four, inside the consumer's transaction. A refusal names the first refused output in
+   * order, as one after the other would.
+   */
+  private async describeAll(data: JobOutputsProducedData, made: Map<number | null, string>): Promise<Map<number, DescribedOutput>> {
+    const pending = [...data.outputs.entries()].filter(([outputIndex]) => !made.has(outputIndex));
+    const described = new Map<number, DescribedOutput>();
+    for (let start = 0; start < pending.length; start += DESCRIBE_CONCURRENCY) {
+      const group = pending.slice(start, start + DESCRIBE_CONCURRENCY);
+      const settled = await Promise.allSettled(
+        group.map(([outputIndex, output]) =>
+          describeOutput(this.store, output.key, output.mimeType, outputIndex, {
+            embed: embeddable({ kind: 'image', type: output.assetType, mimeType: output.mimeType }),
+          }),
+        ),
+      );
+      settled.forEach((result, k) => {
+        if (result.status === 'rejected') throw result.reason;
+        described.set(group[k][0], result.value);
+      });
+    }
+    return described;
   }
 
   /** Fails the job and queues its output objects (and any renditions made) for deletion. */
