@@ -1,3 +1,4 @@
+import { existsSync, readFileSync } from 'node:fs';
 import { request } from 'node:http';
 import { createServer } from 'node:net';
 import { freePort } from './free-port';
@@ -93,5 +94,15 @@ describe('freePort', () => {
     const server = createServer();
     await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve));
     await new Promise((resolve) => server.close(resolve));
+  });
+
+  it('is below the ephemeral range, which listen(0) and outgoing connections draw from', async () => {
+    const range = existsSync('/proc/sys/net/ipv4/ip_local_port_range')
+      ? readFileSync('/proc/sys/net/ipv4/ip_local_port_range', 'utf8').trim().split(/\s+/).map(Number)
+      : [49_152, 65_535];
+    const ports = await Promise.all(Array.from({ length: 20 }, () => freePort()));
+    for (const port of ports) expect(port).toBeLessThan(range[0]);
+    // Picked at random: twenty calls do not line up on one port.
+    expect(new Set(ports).size).toBeGreaterThan(15);
   });
 });
