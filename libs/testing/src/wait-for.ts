@@ -1,6 +1,11 @@
 import { sleep } from '@genasset/contracts';
 
-/** Polls `probe` until it returns a truthy value or the deadline passes; never loops forever. */
+/**
+ * Polls `probe` until it returns a truthy value or the deadline passes; never loops forever. A
+ * probe still running at the deadline gets `PROBE_GRACE_MS` more (a slow answer on a loaded
+ * machine still counts); one that never settles (a request to a server that accepted and never
+ * answers) is then abandoned, not waited on for ever.
+ */
 export async function waitFor<T>(
   probe: () => T | Promise<T>,
   options: { timeoutMs?: number; intervalMs?: number; what?: string } = {},
@@ -10,7 +15,7 @@ export async function waitFor<T>(
   let last: unknown;
   for (;;) {
     try {
-      const value = await probe();
+      const value = await beforeDeadline(probe(), deadline);
       if (value) return value as NonNullable<T>;
       last = value;
     } catch (error) {
@@ -21,4 +26,15 @@ export async function waitFor<T>(
     }
     await sleep(intervalMs);
   }
+}
+
+const PROBE_GRACE_MS = 5_000;
+const UNSETTLED = new Error(`the probe had not settled ${PROBE_GRACE_MS} ms after the deadline`);
+
+function beforeDeadline<T>(value: T | PromiseLike<T>, deadline: number): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const expired = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(UNSETTLED), Math.max(0, deadline - Date.now()) + PROBE_GRACE_MS);
+  });
+  return Promise.race([Promise.resolve(value), expired]).finally(() => clearTimeout(timer));
 }
