@@ -22,7 +22,7 @@ describe('inference-worker: Cog predictions by callback', () => {
 
   beforeAll(async () => {
     cog = await FakeCog.start({ steps: 4, stepMs: 200 });
-    proxy = await forwarder(() => harness.url);
+    proxy = await forwarder(() => harness?.url);
     const path = join(mkdtempSync(join(tmpdir(), 'cog-async-')), 'backends.json');
     writeFileSync(
       path,

@@ -19,7 +19,7 @@ describe('inference-worker: backend callbacks', () => {
   beforeAll(async () => {
     replicate = await FakeReplicate.start({ token: 'r8_test', steps: 4, stepMs: 150 });
     cog = await FakeCog.start();
-    proxy = await forwarder(() => harness.url);
+    proxy = await forwarder(() => harness?.url);
     const callback = `http://127.0.0.1:${(proxy.address() as AddressInfo).port}`;
     harness = await startInferenceHarness({
       env: {
