@@ -1,5 +1,4 @@
-import { errorMessage } from '@genasset/contracts';
-import { Inject, Injectable, Logger } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
 import { ApiError } from '@genasset/http';
 import {
   OBJECT_STORE,
@@ -12,6 +11,7 @@ import type { Upload } from '../generated/prisma/client';
 import type { ProjectScope } from '../core/tenant-scope';
 import { StoredObjects } from '../objects/stored-objects';
 import type { CompletedPartBody, UploadActionBody } from './dto/upload.dto';
+import { FailPendingUpload } from './fail-pending-upload';
 import { UploadImporter } from './upload-importer';
 import { UploadRepository } from './upload.repository';
 import { UploadPresenter, type UploadView } from './upload-view';
@@ -28,8 +28,6 @@ import { UPLOAD_SETTINGS, type UploadSettings } from './uploads.settings';
  */
 @Injectable()
 export class UploadActions {
-  private readonly logger = new Logger(UploadActions.name);
-
   constructor(
     @Inject(OBJECT_STORE) private readonly store: ObjectStore,
     @Inject(UPLOAD_SETTINGS) private readonly settings: UploadSettings,
@@ -37,6 +35,7 @@ export class UploadActions {
     private readonly presenter: UploadPresenter,
     private readonly objects: StoredObjects,
     private readonly importer: UploadImporter,
+    private readonly failPending: FailPendingUpload,
   ) {}
 
   async get(scope: ProjectScope, id: string): Promise<UploadView> {
@@ -88,17 +87,7 @@ export class UploadActions {
   private async cancel(scope: ProjectScope, upload: Upload): Promise<UploadView> {
     if (upload.status === 'failed') return this.presenter.view(upload);
     if (upload.status !== 'pending') throw conflict(upload, 'it is already complete');
-    if (await this.uploads.failPending(upload.id, 'canceled by the client')) {
-      await this.store
-        .abortMultipartUpload(upload.objectKey, upload.multipartUploadId)
-        .catch((error: unknown) => {
-          // Not fatal: the bucket's lifecycle rule removes incomplete multipart uploads (docs/assets.md).
-          this.logger.warn(
-            `could not abort multipart upload ${upload.id}: ${errorMessage(error)}`,
-          );
-        });
-      await this.objects.discard([upload.objectKey]);
-    }
+    await this.failPending.execute(upload, 'canceled by the client');
     return this.presenter.view(await this.load(scope, upload.id));
   }
 

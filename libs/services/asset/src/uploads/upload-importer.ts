@@ -18,6 +18,7 @@ import { formatBytes } from '../core/limits';
 import type { Upload } from '../generated/prisma/client';
 import { objectKeys } from '../objects/object-keys';
 import { StoredObjects } from '../objects/stored-objects';
+import { FailPendingUpload } from './fail-pending-upload';
 import { UPLOAD_LIMITS, type UploadKind } from './upload-limits';
 import { UploadRepository, UPLOADS_CHANNEL } from './upload.repository';
 import { UPLOAD_SETTINGS, type UploadSettings } from './uploads.settings';
@@ -53,6 +54,7 @@ export class UploadImporter implements OnApplicationBootstrap, OnModuleDestroy {
     private readonly uploads: UploadRepository,
     private readonly writer: AssetWriter,
     private readonly objects: StoredObjects,
+    private readonly failPending: FailPendingUpload,
   ) {
     this.loop = new TaskLoop(
       {
@@ -202,15 +204,7 @@ export class UploadImporter implements OnApplicationBootstrap, OnModuleDestroy {
   private async maintain(): Promise<void> {
     for (const upload of await this.uploads.expired()) {
       const hours = Math.round(this.settings.ttlMs / 360_000) / 10;
-      if (!(await this.uploads.failPending(upload.id, `expired: not completed within ${hours} hours`)))
-        continue;
-      await this.store
-        .abortMultipartUpload(upload.objectKey, upload.multipartUploadId)
-        .catch((error: unknown) => {
-          // Not fatal: the bucket's lifecycle rule removes incomplete multipart uploads (docs/assets.md).
-          this.logger.warn(`could not abort expired multipart upload ${upload.id}: ${errorMessage(error)}`);
-        });
-      await this.objects.discard([upload.objectKey]);
+      await this.failPending.execute(upload, `expired: not completed within ${hours} hours`);
     }
     await this.uploads.purge(UPLOAD_LIMITS.retentionMs);
   }

@@ -2,6 +2,7 @@ import { Module } from '@nestjs/common';
 import { PROCESS_ENV } from '@genasset/config';
 import { AssetCoreModule } from '../core/asset-core.module';
 import { CreateUpload } from './create-upload';
+import { FailPendingUpload } from './fail-pending-upload';
 import { UploadActions } from './upload-actions';
 import { UploadImporter } from './upload-importer';
 import { UploadRepository } from './upload.repository';
@@ -20,6 +21,7 @@ import { loadUploadSettings, UPLOAD_SETTINGS } from './uploads.settings';
       inject: [PROCESS_ENV],
     },
     CreateUpload,
+    FailPendingUpload,
     UploadActions,
     UploadImporter,
     UploadRepository,
