@@ -125,14 +125,20 @@ export class KafkaEventServer extends EventServer {
       );
       if (restart)
         void sleep(Math.min(30_000, 1_000 * 2 ** crashes++), { signal: this.stopping.signal })
-          .then(() => this.runConsumer(consumer, table, name, processor))
+          .then(() => this.runConsumer(consumer, table, name, processor, committer))
           .catch(() => undefined);
     });
-    await this.runConsumer(consumer, table, name, processor);
+    await this.runConsumer(consumer, table, name, processor, committer);
   }
 
   /** connect, subscribe, run: retried with backoff until it runs or close() is called. */
-  private async runConsumer(consumer: Consumer, table: HandlerTable, name: string, processor: EventProcessor): Promise<void> {
+  private async runConsumer(
+    consumer: Consumer,
+    table: HandlerTable,
+    name: string,
+    processor: EventProcessor,
+    committer: OffsetCommitter,
+  ): Promise<void> {
     for (let failures = 0; !this.stopping.signal.aborted; failures++) {
       try {
         await consumer.connect();
@@ -141,7 +147,7 @@ export class KafkaEventServer extends EventServer {
           autoCommit: false,
           eachBatchAutoResolve: false,
           partitionsConsumedConcurrently: this.kafkaSettings.partitionsConsumedConcurrently ?? 3,
-          eachBatch: (payload) => this.onBatch(processor, this.committers.get(name)!, payload),
+          eachBatch: (payload) => this.onBatch(processor, committer, payload),
         });
         this.consumers.set(name, consumer);
         this.logger.log(`consumer ${name} consuming ${table.topicsOf(name).join(', ')}`);
