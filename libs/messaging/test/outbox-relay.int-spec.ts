@@ -217,12 +217,37 @@ describe('outbox relay', () => {
     }
   });
 
-  it('with NOTIFY, re-reads while rows are held back by a transaction that writes no outbox rows, and publishes them when it ends', async () => {
+  it('publishes while an older transaction that writes no outbox rows is open (only writers of the outbox hold rows back)', async () => {
+    const prefix = `nw${randomBytes(3).toString('hex')}`;
+    const { sent, publisher } = recordingPublishers();
+    const relay = listeningRelay(publisher('raw'));
+    // Another part of the service (or another service's schema on this database) busy in a long
+    // transaction with an xid older than the writer's: it will draw no seq below the writer's.
+    const older = await openTransaction(connection, (query) => query('SELECT pg_current_xact_id()'));
+    await relay.start();
+    try {
+      await prisma.$transaction((tx) =>
+        outbox.write(tx, [outbox.event(ProbeRecorded, { subject: `${prefix}-s0`, sequence: 0, amount: 1 })]),
+      );
+      await waitFor(() => sent.some((s) => s.message.value.includes(`${prefix}-s0`)), {
+        timeoutMs: 3_000,
+        what: 'the event published while an older non-writing transaction is open',
+      });
+    } finally {
+      await older.close();
+      await relay.stop();
+    }
+  });
+
+  it('with NOTIFY, holds rows back while a transaction holds the outbox for writing without an xid yet, and re-reads until it ends (which sends no NOTIFY)', async () => {
     const prefix = `hb${randomBytes(3).toString('hex')}`;
     const { sent, publisher } = recordingPublishers();
     const relay = listeningRelay(publisher('raw'));
-    // An older transaction with an xid and no outbox rows: its end sends no NOTIFY.
-    const older = await openTransaction(connection, (query) => query('SELECT pg_current_xact_id()'));
+    // What an INSERT looks like between taking its lock and drawing its xid (its seq may come
+    // first): it may hold a seq below anything committed since, so nothing is ready.
+    const writer = await openTransaction(connection, (query) =>
+      query(`LOCK TABLE "${SOURCE_SCHEMA}".outbox_events IN ROW EXCLUSIVE MODE`),
+    );
     await relay.start();
     let heldBack: number;
     try {
@@ -231,10 +256,10 @@ describe('outbox relay', () => {
       );
       await new Promise((r) => setTimeout(r, 300));
       heldBack = sent.length;
-      await older.close();
+      await writer.close();
       await waitFor(() => sent.length >= 1, { timeoutMs: 5_000, what: 'the held-back event published' });
     } finally {
-      await older.close();
+      await writer.close();
       await relay.stop();
     }
     expect(heldBack).toBe(0);

@@ -15,24 +15,58 @@ export interface OutboxBacklog {
 }
 
 /**
- * The oldest transaction still running that could be writing outbox rows here:
- * the snapshot's in-progress xids, less those PostgreSQL shows running in
- * another database (xids are server-wide, so a long transaction of another
- * service's database on the same server held every relay back; tests share one
- * server too). An xid not found running (it just ended, or its backend has no
- * database) still counts: it may be ours. `backend_xid` and `datid` are
- * readable without pg_read_all_stats. The snapshot's xmax when nothing counts.
- * pg_stat_get_activity rather than the pg_stat_activity view: the view's joins
- * cost ~0.15 ms more planning on every read.
+ * The oldest transaction still running that may hold a lower seq than rows
+ * committed after it: rows of transactions at or past it are held back
+ * (`o.txid < xmin` is the rule), so a later commit never overtakes an earlier
+ * seq. Only transactions that write this outbox table count. An INSERT takes
+ * its RowExclusiveLock on the table before it draws a seq, and keeps it until
+ * the transaction ends, so the lock's holders (pg_locks, fast-path locks
+ * included) are exactly the transactions that may hold a seq; any other
+ * running transaction draws its seqs later, above every row committed now.
+ * Counting every running transaction of the database, as this did before,
+ * held the relay back behind unrelated work (another service's long consumer
+ * transaction on the same database: ~one read in three on the job path), and
+ * each held-back read waits for a re-read (OutboxRelay).
+ *
+ * Of the snapshot's in-progress xids, one counts unless it is found running in
+ * a backend that holds no writing lock on the table (an xid not found running
+ * ended after the snapshot, and may have been a writer). A writer whose xid is
+ * not in the snapshot (none yet: `seq` is drawn before `txid`'s default; or
+ * drawn after the snapshot) may already hold a seq below committed rows: then
+ * nothing is ready until it is known (xmin 0). The snapshot is the
+ * statement's; pg_locks and the activity are read after it, so a transaction
+ * that took the lock later draws its seqs later. pg_stat_get_activity rather
+ * than the pg_stat_activity view: the view's joins cost ~0.15 ms more
+ * planning on every read. `backend_xid` and pg_locks are readable without
+ * pg_read_all_stats.
  */
-const HORIZON = `SELECT coalesce(
-           (SELECT min(x.xid) FROM pg_snapshot_xip(s.snap) AS x(xid)
-             WHERE NOT EXISTS (SELECT 1 FROM pg_stat_get_activity(NULL) AS a
-                                WHERE a.backend_xid = x.xid::xid
-                                  AND a.datid <> (SELECT d.oid FROM pg_database AS d
-                                                   WHERE d.datname = current_database()))),
-           pg_snapshot_xmax(s.snap)) AS xmin
-      FROM (SELECT pg_current_snapshot() AS snap) AS s`;
+function horizonSql(table: string): string {
+  return `WITH snap AS MATERIALIZED (SELECT pg_current_snapshot() AS s),
+       writers AS MATERIALIZED (
+         SELECT a.pid, a.backend_xid
+           FROM pg_locks AS l
+           JOIN pg_stat_get_activity(NULL) AS a ON a.pid = l.pid
+          WHERE l.locktype = 'relation'
+            AND l.relation = '${table}'::regclass
+            AND l.database = (SELECT d.oid FROM pg_database AS d WHERE d.datname = current_database())
+            AND l.granted
+            AND l.mode NOT IN ('AccessShareLock', 'RowShareLock')
+            AND l.pid <> pg_backend_pid()
+       )
+     SELECT CASE
+              WHEN EXISTS (SELECT 1 FROM writers AS w, snap
+                            WHERE w.backend_xid IS NULL
+                               OR NOT EXISTS (SELECT 1 FROM pg_snapshot_xip(snap.s) AS x(xid)
+                                               WHERE x.xid::xid = w.backend_xid))
+                THEN '0'::xid8
+              ELSE coalesce(
+                (SELECT min(x.xid) FROM snap, pg_snapshot_xip(snap.s) AS x(xid)
+                  WHERE NOT EXISTS (SELECT 1 FROM pg_stat_get_activity(NULL) AS a
+                                     WHERE a.backend_xid = x.xid::xid
+                                       AND a.pid NOT IN (SELECT w.pid FROM writers AS w))),
+                (SELECT pg_snapshot_xmax(snap.s) FROM snap))
+            END AS xmin`;
+}
 
 // 1869968498 = 'outr': a class id of our own, apart from the migrator's keys.
 const TRY_LOCK_SQL = prepared('SELECT pg_try_advisory_xact_lock(1869968498, hashtext($1)) AS locked');
@@ -53,11 +87,14 @@ export class OutboxStore {
   /** The locked read's text by batch size (one size per relay in practice). */
   private readonly nextSql = new Map<number, string>();
 
+  private readonly horizon: string;
+
   constructor(readonly schema: string) {
     this.table = `${schemaIdent(schema)}.outbox_events`;
+    this.horizon = horizonSql(this.table);
     this.lockKey = `outbox:${schema}`;
     this.peekSql = prepared(
-      `WITH horizon AS MATERIALIZED (${HORIZON})
+      `WITH horizon AS MATERIALIZED (${this.horizon})
        SELECT EXISTS (SELECT 1 FROM ${this.table} AS o WHERE o.txid < (SELECT xmin FROM horizon)) AS ready,
               EXISTS (SELECT 1 FROM ${this.table} AS o WHERE o.txid >= (SELECT xmin FROM horizon)) AS held_back`,
     );
@@ -78,11 +115,11 @@ export class OutboxStore {
 
   /**
    * The oldest rows in seq order, limited to transactions that finished before
-   * every still-running one of this database (HORIZON): a concurrent writer that took a lower seq but has
-   * not committed yet must not be overtaken. `heldBack` says whether committed
-   * rows were left out by that rule: they become eligible when the older
-   * transaction ends, which sends no NOTIFY if it wrote no outbox rows, so the
-   * relay must look again soon. Otherwise nothing is waiting and the relay can
+   * every still-running writer of this table (horizonSql): a concurrent writer
+   * that took a lower seq but has not committed yet must not be overtaken.
+   * `heldBack` says whether committed rows were left out by that rule: they
+   * become eligible when the older writer ends, which sends no NOTIFY if it
+   * rolls back, so the relay must look again soon. Otherwise nothing is waiting and the relay can
    * sleep until the next NOTIFY. (Only checked when the batch is not full: a
    * full one is read again at once anyway, and the check scans the rows.)
    */
@@ -122,7 +159,7 @@ export class OutboxStore {
     if (sql === undefined) {
       // ORDER BY the bigint seq, not its text: "10" sorts before "2". One row
       // of NULLs (and held_back) when no row is ready.
-      sql = prepared(`WITH horizon AS MATERIALIZED (${HORIZON}),
+      sql = prepared(`WITH horizon AS MATERIALIZED (${this.horizon}),
        ready AS (
          SELECT o.seq, o.id, o.topic, o.key, o.envelope::text AS value
            FROM ${this.table} AS o
