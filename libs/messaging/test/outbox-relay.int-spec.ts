@@ -217,6 +217,39 @@ describe('outbox relay', () => {
     }
   });
 
+  it("with NOTIFY, goes straight to the locked read when a commit's NOTIFY wakes it, without peeking first", async () => {
+    const { sent, publisher } = recordingPublishers();
+    let peeks = 0;
+    let transactions = 0;
+    const relay = new OutboxRelay(prisma, publisher('raw'), {
+      schema: SOURCE_SCHEMA,
+      pollIntervalMs: 60_000,
+      listen: (channel, onNotify) => connection.listen(channel, onNotify),
+      transaction: (fn) => {
+        transactions++;
+        return connection.transaction(fn);
+      },
+      query: (sql, params) => {
+        peeks++;
+        return connection.query(sql, params);
+      },
+    });
+    await relay.start();
+    try {
+      await waitFor(outboxEmpty, { timeoutMs: 10_000, what: 'rows of earlier tests published' });
+      await new Promise((r) => setTimeout(r, 100));
+      const [peeksBefore, transactionsBefore] = [peeks, transactions];
+      const subject = `nt${randomBytes(3).toString('hex')}`;
+      const event = outbox.event(ProbeRecorded, { subject, sequence: 0, amount: 1 });
+      await prisma.$transaction((tx) => outbox.write(tx, [event]));
+      await waitFor(() => sent.some((s) => s.message.id === event.id), { timeoutMs: 10_000, what: 'the event' });
+      expect(transactions).toBe(transactionsBefore + 1);
+      expect(peeks).toBe(peeksBefore);
+    } finally {
+      await relay.stop();
+    }
+  });
+
   it('publishes while an older transaction that writes no outbox rows is open (only writers of the outbox hold rows back)', async () => {
     const prefix = `nw${randomBytes(3).toString('hex')}`;
     const { sent, publisher } = recordingPublishers();
