@@ -6,15 +6,13 @@
  * Run: `npm run bench:generation` (see README.md).
  */
 import 'reflect-metadata';
-import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { migrate, PostgresConnection } from '@genasset/persistence';
-import { ALL_SCHEMAS } from '@genasset/service-catalog';
-import { createTestDatabase, freePort, s3Env, spawnTsProcess, testServices, waitFor, type SpawnedProcess } from '@genasset/testing';
+import { PostgresConnection } from '@genasset/persistence';
+import { spawnTsProcess, waitFor, type SpawnedProcess } from '@genasset/testing';
 import { cpuDelta, cpuSnapshot } from '../webhooks/cpu';
-import { spawnPlatform } from './platform';
+import { startDeployment, type Deployment } from './deployment';
 import { benchInput, measureEngineAlone, PIXELATE_PARAMS } from './engine-alone';
 import { startRemoteBackend, runRemote, type RemoteBackend } from './remote';
 import { percentile, perRequest, printStages, summary, type Sent } from './stages';
@@ -32,59 +30,36 @@ const REMOTE = env.BENCH_BACKEND === 'openai';
 const CONCURRENCY = env.BENCH_INFERENCE_CONCURRENCY ?? '4';
 const FETCH_MAX_WAIT = env.BENCH_FETCH_MAX_WAIT ?? '10ms';
 const IDLE_SECONDS = Number(env.BENCH_IDLE_SECONDS ?? 5);
+/** platform: every service in one process; services: one process per service behind the gateway. */
+const TOPOLOGY = env.BENCH_TOPOLOGY ?? 'platform';
 
 async function main(): Promise<void> {
-  const services = testServices();
-  const database = await createTestDatabase('bench_generation');
-  const db = new PostgresConnection(database.url, { poolSize: 2 });
   const dataDir = mkdtempSync(join(tmpdir(), 'bench-generation-'));
   const processes: SpawnedProcess[] = [];
   let remote: RemoteBackend | undefined;
+  let deployment: Deployment | undefined;
+  let db: PostgresConnection | undefined;
   try {
     if (REMOTE) remote = await startRemoteBackend(dataDir);
-    for (const schema of ALL_SCHEMAS) await migrate(db, schema);
     const receiver = spawnTsProcess('bench/generation/receiver.main.ts');
     processes.push(receiver);
     const receiverPort = Number((await receiver.waitForLine(/^LISTENING \d+/, 60_000)).split(' ')[1]);
     const receiverUrl = `http://127.0.0.1:${receiverPort}`;
 
-    // The platform as one process in distributed mode (every service, Kafka, PostgreSQL, S3).
-    const adminToken = `adm_${randomBytes(18).toString('base64url')}`;
-    const port = await freePort();
-    const platform = spawnPlatform({
-      NODE_ENV: 'production',
-      LOG_LEVEL: 'warn',
-      HOST: '127.0.0.1',
-      PORT: String(port),
-      DATA_DIR: dataDir,
-      DATABASE_URL: database.url,
-      DATABASE_POOL_SIZE: '16',
-      KAFKA_BROKERS: services.kafkaBrokers.join(','),
-      KAFKA_GROUP_PREFIX: `bench-${randomBytes(4).toString('hex')}.`,
-      KAFKA_FROM_BEGINNING: 'false',
+    // The platform on the real PostgreSQL, Kafka-protocol broker and S3 (deployment.ts).
+    deployment = await startDeployment(TOPOLOGY, {
       KAFKA_FETCH_MAX_WAIT: FETCH_MAX_WAIT,
-      KAFKAJS_NO_PARTITIONER_WARNING: '1',
-      ...s3Env(services.s3),
-      ADMIN_TOKEN: adminToken,
-      INTERNAL_API_TOKEN: `int_${randomBytes(18).toString('base64url')}`,
-      WEBHOOK_SECRET_KEY: randomBytes(32).toString('base64'),
-      WEBHOOK_ALLOW_HTTP: 'true',
-      WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true',
       INFERENCE_CONCURRENCY: CONCURRENCY,
       INFERENCE_PROGRESS_INTERVAL: env.BENCH_PROGRESS_INTERVAL ?? '1s',
+      DATA_DIR: dataDir,
       ...remote?.platformEnv,
     });
-    processes.push(platform);
-    const base = `http://127.0.0.1:${port}`;
-    await waitFor(async () => (await fetch(`${base}/readyz`).catch(() => undefined))?.ok === true, {
-      timeoutMs: 180_000,
-      intervalMs: 250,
-      what: 'platform /readyz',
-    });
+    db = new PostgresConnection(deployment.database.url, { poolSize: 2 });
+    const base = deployment.publicUrl;
 
     // Tenant, API key and webhook endpoint, as an operator and a client set them up.
     const call = async (method: string, path: string, auth: string, body?: unknown) => {
-      const res = await fetch(`${base}${path}`, {
+      const res = await fetch(`${path.startsWith('/admin/') ? deployment!.adminUrl : base}${path}`, {
         method,
         headers: { authorization: auth, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
         body: body === undefined ? undefined : JSON.stringify(body),
@@ -93,7 +68,7 @@ async function main(): Promise<void> {
       if (!res.ok) throw new Error(`${method} ${path}: ${res.status} ${text}`);
       return JSON.parse(text) as Record<string, any>;
     };
-    const admin = `Bearer ${adminToken}`;
+    const admin = `Bearer ${deployment.adminToken}`;
     const { team } = await call('POST', '/admin/v1/teams', admin, { name: 'bench' });
     const { project } = await call('POST', `/admin/v1/teams/${team.id}/projects`, admin, { name: 'bench' });
     const key = await call('POST', '/admin/v1/api-keys', admin, { teamId: team.id, projectId: project.id, role: 'admin' });
@@ -134,10 +109,11 @@ async function main(): Promise<void> {
         { timeoutMs: 600_000, intervalMs: 200, what: `${ids.length} generation webhooks` },
       );
     };
+    const platformGroups = Object.keys(deployment.groups);
     const cpu = () =>
       cpuSnapshot({
-        platform: (_cmd, pid) => pid === platform.child.pid,
-        postgres: (cmd) => cmd.includes(database.name),
+        ...deployment!.groups,
+        postgres: (cmd) => cmd.includes(deployment!.database.name),
         broker: (cmd) => cmd.includes('kafka-mock') && (!env.KAFKA_MOCK_CONTROL || cmd.includes(env.KAFKA_MOCK_CONTROL)),
         s3: (cmd) => cmd.includes('s3rver'),
         receiver: (_cmd, pid) => pid === receiver.child.pid,
@@ -148,9 +124,10 @@ async function main(): Promise<void> {
     // What the platform burns doing nothing (consumers' fetch loops, relays' and workers' polls):
     // every request pays its share of it at a low rate. Measured after the warm-up.
     const measureIdle = async () => {
-      const idleBefore = cpu();
+      const platformCpu = (snapshot: Record<string, number>) => platformGroups.reduce((sum, g) => sum + snapshot[g], 0);
+      const idleBefore = platformCpu(cpu());
       await new Promise((r) => setTimeout(r, IDLE_SECONDS * 1000));
-      const idlePlatformMs = (cpu().platform - idleBefore.platform) / IDLE_SECONDS;
+      const idlePlatformMs = (platformCpu(cpu()) - idleBefore) / IDLE_SECONDS;
       console.log(`idle      platform CPU with no requests: ${Math.round(idlePlatformMs)} ms/s (${(idlePlatformMs / 10).toFixed(1)}% of a core)`);
     };
 
@@ -232,12 +209,11 @@ async function main(): Promise<void> {
     );
     process.exitCode = pass ? 0 : 1;
   } finally {
-    await Promise.all(processes.map((p) => p.kill('SIGTERM')));
     // BENCH_LOG=<file>: the platform's log (warnings, errors) for a look afterwards.
-    if (env.BENCH_LOG && processes[1]) writeFileSync(env.BENCH_LOG, processes[1].output());
+    if (env.BENCH_LOG && deployment) writeFileSync(env.BENCH_LOG, deployment.log());
+    await db?.close().catch(() => undefined);
+    await Promise.all([...processes.map((p) => p.kill('SIGTERM')), deployment?.stop()]);
     await remote?.close();
-    await db.close().catch(() => undefined);
-    await database.drop().catch((error: unknown) => console.error(`could not drop ${database.name}: ${String(error)}`));
     rmSync(dataDir, { recursive: true, force: true });
   }
 }

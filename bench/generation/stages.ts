@@ -51,6 +51,15 @@ export async function printStages(db: PostgresConnection, jobs: { jobId: string;
       .sort((a, b) => a - b);
     console.log(`            ${label.padEnd(38)} ${percentile(deltas, 50)} / ${percentile(deltas, 99)} ms (${deltas.length} jobs)`);
   }
+  // The tail, job by job: whether one step or every step is slow for the slowest jobs.
+  const slowest = [...jobs].sort((a, b) => b.arrivedAt - b.sentAt - (a.arrivedAt - a.sentAt)).slice(0, 3);
+  for (const j of slowest) {
+    const r = byId.get(j.jobId);
+    const at = (k: string) => (k === 'sent' ? j.sentAt : k === 'arrived' ? j.arrivedAt : r?.[k] == null ? NaN : Number(r[k]));
+    console.log(
+      `            a slowest job, ${j.arrivedAt - j.sentAt} ms: ${steps.map(([, from, to]) => Math.round(at(to) - at(from))).join(' + ')} ms`,
+    );
+  }
 }
 
 /** "platform 1234 ms, postgres 567 ms" → the same per request. */
