@@ -219,14 +219,12 @@ export class OutboxRelay {
     }
     return this.inTransaction(async (tx) => {
       if (!(await this.store.tryLock(tx))) return LOCKED_ELSEWHERE;
-      const { rows, heldBack } = await this.store.next(tx, this.batchSize);
+      // Read and delete in one statement: if the publish fails, the
+      // transaction rolls back and the rows are there for the next round.
+      const { rows, heldBack } = await this.store.take(tx, this.batchSize);
       this.heldBack = heldBack;
       if (rows.length === 0) return 0;
       await this.publisher.publish(rows.map((r) => r.message));
-      await this.store.remove(
-        tx,
-        rows.map((r) => r.seq),
-      );
       return rows.length;
     });
   }

@@ -84,8 +84,8 @@ export class OutboxStore {
   private readonly lockKey: string;
   private readonly peekSql: string;
   private readonly removeSql: string;
-  /** The locked read's text by batch size (one size per relay in practice). */
-  private readonly nextSql = new Map<number, string>();
+  /** The locked reads' texts by batch size and kind (one size per relay in practice). */
+  private readonly nextSql = new Map<string, string>();
 
   private readonly horizon: string;
 
@@ -124,7 +124,10 @@ export class OutboxStore {
    * full one is read again at once anyway, and the check scans the rows.)
    */
   async next(client: SqlClient, limit: number): Promise<{ rows: OutboxRow[]; heldBack: boolean }> {
-    const n = Math.max(1, Math.floor(limit));
+    return this.read(client, this.nextText(Math.max(1, Math.floor(limit)), false));
+  }
+
+  private async read(client: SqlClient, sql: string): Promise<{ rows: OutboxRow[]; heldBack: boolean }> {
     const rows = await client.$queryRawUnsafe<
       {
         seq: string | null;
@@ -134,9 +137,7 @@ export class OutboxStore {
         value: string;
         held_back: boolean;
       }[]
-    >(
-      this.nextText(n),
-    );
+    >(sql);
     const ready = rows.filter((r): r is typeof r & { seq: string } => r.seq !== null);
     return {
       heldBack: rows[0]?.held_back === true,
@@ -153,28 +154,57 @@ export class OutboxStore {
     };
   }
 
-  /** The locked read's text for batches of `n` (prepared: one text per size). */
-  private nextText(n: number): string {
-    let sql = this.nextSql.get(n);
+  /**
+   * `next`, deleting the rows it returns in the same statement: the relay's
+   * locked read inside the transaction that publishes them. A failed publish
+   * rolls the transaction back and the rows are there again; a published
+   * batch is gone at commit. One round trip instead of a read and a DELETE.
+   */
+  async take(tx: SqlClient, limit: number): Promise<{ rows: OutboxRow[]; heldBack: boolean }> {
+    return this.read(tx, this.nextText(Math.max(1, Math.floor(limit)), true));
+  }
+
+  /**
+   * The locked read's text for batches of `n`, reading (`next`) or taking
+   * (`take`) the rows. Prepared: one text per size and kind, a handful per
+   * relay.
+   */
+  private nextText(n: number, remove: boolean): string {
+    const key = `${n}:${remove}`;
+    let sql = this.nextSql.get(key);
     if (sql === undefined) {
       // ORDER BY the bigint seq, not its text: "10" sorts before "2". One row
-      // of NULLs (and held_back) when no row is ready.
-      sql = prepared(`WITH horizon AS MATERIALIZED (${this.horizon}),
-       ready AS (
+      // of NULLs (and held_back) when no row is ready. Every part of the
+      // statement sees the same snapshot: held_back is not changed by the
+      // DELETE (it looks at other rows).
+      const rows = remove
+        ? `ready AS (
+         SELECT o.seq FROM ${this.table} AS o
+          WHERE o.txid < (SELECT xmin FROM horizon)
+          ORDER BY o.seq
+          LIMIT ${n}
+       ),
+       picked AS (
+         DELETE FROM ${this.table} AS o USING ready WHERE o.seq = ready.seq
+         RETURNING o.seq, o.id, o.topic, o.key, o.envelope::text AS value
+       )`
+        : `picked AS (
          SELECT o.seq, o.id, o.topic, o.key, o.envelope::text AS value
            FROM ${this.table} AS o
           WHERE o.txid < (SELECT xmin FROM horizon)
           ORDER BY o.seq
           LIMIT ${n}
-       ),
+       )`;
+      sql = prepared(`WITH horizon AS MATERIALIZED (${this.horizon}),
+       ${rows},
        held AS (
-         SELECT (SELECT count(*) FROM ready) < ${n}
+         SELECT (SELECT count(*) FROM picked) < ${n}
                 AND EXISTS (SELECT 1 FROM ${this.table} AS o WHERE o.txid >= (SELECT xmin FROM horizon)) AS held_back
        )
        SELECT r.seq::text AS seq, r.id, r.topic, r.key, r.value, held.held_back
-         FROM held LEFT JOIN ready AS r ON true
+         FROM held LEFT JOIN picked AS r ON true
         ORDER BY r.seq`);
-      this.nextSql.set(n, sql);
+      this.nextSql.set(key, sql);
     }
     return sql;
   }
