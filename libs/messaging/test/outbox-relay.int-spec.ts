@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { createPrismaClient, PostgresConnection } from '@genasset/persistence';
 import { createTestDatabase, waitFor, type TestDatabase } from '@genasset/testing';
 import { ProbeRecorded } from '@genasset/contracts';
-import { Outbox, OutboxRelay, type OutboundMessage, type Publisher } from '../src';
+import { Outbox, OutboxRelay, type OutboundMessage, type OutboxRelayOptions, type Publisher } from '../src';
 import { rawSqlClient } from '../src/core/sql-client';
 import { PrismaClient } from './src/generated/prisma/client';
 import { migrateProbe, SOURCE_SCHEMA } from './support/probe-schema';
@@ -86,6 +86,24 @@ describe('outbox relay', () => {
       listen: (channel, onNotify) => connection.listen(channel, onNotify),
       transaction: (fn) => connection.transaction(fn),
     });
+
+  /** A relay on the driver that counts its transactions and its single statements (the peeks). */
+  const countingRelay = (publisher: Publisher, options: Partial<OutboxRelayOptions>) => {
+    const counts = { transactions: 0, statements: 0 };
+    const relay = new OutboxRelay(prisma, publisher, {
+      schema: SOURCE_SCHEMA,
+      ...options,
+      transaction: (fn) => {
+        counts.transactions++;
+        return connection.transaction(fn);
+      },
+      query: (sql, params) => {
+        counts.statements++;
+        return connection.query(sql, params);
+      },
+    });
+    return { relay, counts };
+  };
 
   const outboxEmpty = async () => (await connection.query(`SELECT 1 FROM ${SOURCE_SCHEMA}.outbox_events LIMIT 1`)).length === 0;
 
@@ -185,33 +203,20 @@ describe('outbox relay', () => {
 
   it('looks at an empty outbox with one statement outside any transaction, and locks only to publish', async () => {
     const { sent, publisher } = recordingPublishers();
-    let transactions = 0;
-    let statements = 0;
-    const relay = new OutboxRelay(prisma, publisher('raw'), {
-      schema: SOURCE_SCHEMA,
-      pollIntervalMs: 50,
-      transaction: (fn) => {
-        transactions++;
-        return connection.transaction(fn);
-      },
-      query: (sql, params) => {
-        statements++;
-        return connection.query(sql, params);
-      },
-    });
+    const { relay, counts } = countingRelay(publisher('raw'), { pollIntervalMs: 50 });
     await relay.start();
     try {
       await waitFor(outboxEmpty, { timeoutMs: 10_000, what: 'rows of earlier tests published' });
-      const [before, lookedBefore] = [transactions, statements];
+      const [before, lookedBefore] = [counts.transactions, counts.statements];
       await new Promise((r) => setTimeout(r, 400));
       // About 8 polls in 400 ms: each a single statement, none a transaction.
-      expect(statements - lookedBefore).toBeGreaterThanOrEqual(4);
-      expect(transactions).toBe(before);
+      expect(counts.statements - lookedBefore).toBeGreaterThanOrEqual(4);
+      expect(counts.transactions).toBe(before);
       const subject = `pk${randomBytes(3).toString('hex')}`;
       const event = outbox.event(ProbeRecorded, { subject, sequence: 0, amount: 1 });
       await prisma.$transaction((tx) => outbox.write(tx, [event]));
       await waitFor(() => sent.some((s) => s.message.id === event.id), { timeoutMs: 10_000, what: 'the event' });
-      expect(transactions).toBe(before + 1);
+      expect(counts.transactions).toBe(before + 1);
     } finally {
       await relay.stop();
     }
@@ -219,32 +224,21 @@ describe('outbox relay', () => {
 
   it("with NOTIFY, goes straight to the locked read when a commit's NOTIFY wakes it, without peeking first", async () => {
     const { sent, publisher } = recordingPublishers();
-    let peeks = 0;
-    let transactions = 0;
-    const relay = new OutboxRelay(prisma, publisher('raw'), {
-      schema: SOURCE_SCHEMA,
+    const { relay, counts } = countingRelay(publisher('raw'), {
       pollIntervalMs: 60_000,
       listen: (channel, onNotify) => connection.listen(channel, onNotify),
-      transaction: (fn) => {
-        transactions++;
-        return connection.transaction(fn);
-      },
-      query: (sql, params) => {
-        peeks++;
-        return connection.query(sql, params);
-      },
     });
     await relay.start();
     try {
       await waitFor(outboxEmpty, { timeoutMs: 10_000, what: 'rows of earlier tests published' });
       await new Promise((r) => setTimeout(r, 100));
-      const [peeksBefore, transactionsBefore] = [peeks, transactions];
+      const [peeksBefore, transactionsBefore] = [counts.statements, counts.transactions];
       const subject = `nt${randomBytes(3).toString('hex')}`;
       const event = outbox.event(ProbeRecorded, { subject, sequence: 0, amount: 1 });
       await prisma.$transaction((tx) => outbox.write(tx, [event]));
       await waitFor(() => sent.some((s) => s.message.id === event.id), { timeoutMs: 10_000, what: 'the event' });
-      expect(transactions).toBe(transactionsBefore + 1);
-      expect(peeks).toBe(peeksBefore);
+      expect(counts.transactions).toBe(transactionsBefore + 1);
+      expect(counts.statements).toBe(peeksBefore);
     } finally {
       await relay.stop();
     }
