@@ -244,13 +244,37 @@ describe('outbox relay', () => {
     }
   });
 
-  it('publishes while an older transaction that writes no outbox rows is open (only writers of the outbox hold rows back)', async () => {
+  // Neither can draw a seq below the writer's: another part of the service (or another service's
+  // schema on this database) busy in a long transaction that writes no outbox rows, and another
+  // service's database on the same PostgreSQL (one server holds every database in tests, and may in
+  // production). Each has an xid older than the writer's.
+  const olderTransactions = [
+    [
+      'an older transaction of this database that writes no outbox rows',
+      async () => openTransaction(connection, (query) => query('SELECT pg_current_xact_id()')),
+    ],
+    [
+      'a transaction of another database on the same server',
+      async () => {
+        const elsewhere = await createTestDatabase('msg_relay_other');
+        const other = new PostgresConnection(elsewhere.url);
+        const open = await openTransaction(other, (query) => query('SELECT pg_current_xact_id()'));
+        return {
+          close: async () => {
+            await open.close();
+            await other.close();
+            await elsewhere.drop();
+          },
+        };
+      },
+    ],
+  ] as const;
+
+  it.each(olderTransactions)('publishes while %s is open (only writers of the outbox hold rows back)', async (_what, openOlder) => {
     const prefix = `nw${randomBytes(3).toString('hex')}`;
     const { sent, publisher } = recordingPublishers();
     const relay = listeningRelay(publisher('raw'));
-    // Another part of the service (or another service's schema on this database) busy in a long
-    // transaction with an xid older than the writer's: it will draw no seq below the writer's.
-    const older = await openTransaction(connection, (query) => query('SELECT pg_current_xact_id()'));
+    const older = await openOlder();
     await relay.start();
     try {
       await prisma.$transaction((tx) =>
@@ -258,7 +282,7 @@ describe('outbox relay', () => {
       );
       await waitFor(() => sent.some((s) => s.message.value.includes(`${prefix}-s0`)), {
         timeoutMs: 3_000,
-        what: 'the event published while an older non-writing transaction is open',
+        what: 'the event published while the older transaction is open',
       });
     } finally {
       await older.close();
@@ -290,32 +314,6 @@ describe('outbox relay', () => {
       await relay.stop();
     }
     expect(heldBack).toBe(0);
-  });
-
-  it("publishes while a transaction of another database on the same server is open (only this database's writers can hold rows back)", async () => {
-    const prefix = `od${randomBytes(3).toString('hex')}`;
-    const { sent, publisher } = recordingPublishers();
-    const relay = listeningRelay(publisher('raw'));
-    // Another service's database on the same PostgreSQL (one server holds every schema's database in
-    // tests, and may in production): its long transaction has an xid older than our writer's.
-    const elsewhere = await createTestDatabase('msg_relay_other');
-    const other = new PostgresConnection(elsewhere.url);
-    const open = await openTransaction(other, (query) => query('SELECT pg_current_xact_id()'));
-    await relay.start();
-    try {
-      await prisma.$transaction((tx) =>
-        outbox.write(tx, [outbox.event(ProbeRecorded, { subject: `${prefix}-s0`, sequence: 0, amount: 1 })]),
-      );
-      await waitFor(() => sent.some((s) => s.message.value.includes(`${prefix}-s0`)), {
-        timeoutMs: 3_000,
-        what: 'the event published while the other database has a transaction open',
-      });
-    } finally {
-      await open.close();
-      await relay.stop();
-      await other.close();
-      await elsewhere.drop();
-    }
   });
 
   it('rolls back a batch whose publish hangs past the transaction timeout, and publishes it again', async () => {
