@@ -27,15 +27,19 @@ export interface Deployment {
  * BENCH_TOPOLOGY=platform (default): apps/platform, every service in one process in
  * distributed mode. `services`: every service its own process behind the Compose gateway
  * (nginx), as deploy/compose runs them and as ops scale them; the distributed test's stack.
+ * `in-process`: apps/platform on the same PostgreSQL and S3 without KAFKA_BROKERS, so events
+ * go through the in-process transport (outbox and inbox unchanged): a single-node deployment
+ * without Kafka, and the platform's own cost without the test broker's (README.md).
  * `env` is what the bench sets on top (fetch wait, worker concurrency, backends file).
  */
 export async function startDeployment(topology: string, env: Record<string, string>): Promise<Deployment> {
   if (topology === 'services') return startServices(env);
-  if (topology !== 'platform') throw new Error(`BENCH_TOPOLOGY: platform or services, not ${topology}`);
-  return startPlatform(env);
+  if (topology === 'in-process') return startPlatform(env, { kafka: false });
+  if (topology !== 'platform') throw new Error(`BENCH_TOPOLOGY: platform, services or in-process, not ${topology}`);
+  return startPlatform(env, { kafka: true });
 }
 
-async function startPlatform(env: Record<string, string>): Promise<Deployment> {
+async function startPlatform(env: Record<string, string>, { kafka }: { kafka: boolean }): Promise<Deployment> {
   const services = testServices();
   const database = await createTestDatabase('bench_generation');
   const db = new PostgresConnection(database.url, { poolSize: 1 });
@@ -53,10 +57,15 @@ async function startPlatform(env: Record<string, string>): Promise<Deployment> {
     PORT: String(port),
     DATABASE_URL: database.url,
     DATABASE_POOL_SIZE: '16',
-    KAFKA_BROKERS: services.kafkaBrokers.join(','),
-    KAFKA_GROUP_PREFIX: `bench-${randomBytes(4).toString('hex')}.`,
-    KAFKA_FROM_BEGINNING: 'false',
-    KAFKAJS_NO_PARTITIONER_WARNING: '1',
+    ...(kafka
+      ? {
+          KAFKA_BROKERS: services.kafkaBrokers.join(','),
+          KAFKA_GROUP_PREFIX: `bench-${randomBytes(4).toString('hex')}.`,
+          KAFKA_FROM_BEGINNING: 'false',
+          KAFKAJS_NO_PARTITIONER_WARNING: '1',
+        }
+      : // Set empty, not left out: the child inherits the bench's environment, which names the test broker.
+        { KAFKA_BROKERS: '' }),
     ...s3Env(services.s3),
     ADMIN_TOKEN: adminToken,
     INTERNAL_API_TOKEN: `int_${randomBytes(18).toString('base64url')}`,

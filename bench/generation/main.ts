@@ -30,8 +30,10 @@ const REMOTE = env.BENCH_BACKEND === 'openai';
 const CONCURRENCY = env.BENCH_INFERENCE_CONCURRENCY ?? '4';
 const FETCH_MAX_WAIT = env.BENCH_FETCH_MAX_WAIT ?? '10ms';
 const IDLE_SECONDS = Number(env.BENCH_IDLE_SECONDS ?? 5);
-/** platform: every service in one process; services: one process per service behind the gateway. */
+/** platform: every service in one process; services: one process per service behind the gateway; in-process: no broker. */
 const TOPOLOGY = env.BENCH_TOPOLOGY ?? 'platform';
+/** How events travel, for the headline. */
+const EVENTS = TOPOLOGY === 'in-process' ? 'events in-process (no broker)' : `KAFKA_FETCH_MAX_WAIT ${FETCH_MAX_WAIT}`;
 
 async function main(): Promise<void> {
   const dataDir = mkdtempSync(join(tmpdir(), 'bench-generation-'));
@@ -137,7 +139,7 @@ async function main(): Promise<void> {
         periodStart: new Date(Date.now() - 86_400_000).toISOString(),
         periodEnd: new Date(Date.now() + 30 * 86_400_000).toISOString(),
       });
-      process.exitCode = await runRemote({ remote, db, generate, settle, cpu, measureIdle, concurrency: Number(CONCURRENCY), fetchMaxWait: FETCH_MAX_WAIT });
+      process.exitCode = await runRemote({ remote, db, generate, settle, cpu, measureIdle, concurrency: Number(CONCURRENCY), events: `${TOPOLOGY}, ${EVENTS}` });
       return;
     }
 
@@ -148,7 +150,7 @@ async function main(): Promise<void> {
     });
     console.log(
       `bench/generation: pixelate ${JSON.stringify(PIXELATE_PARAMS)} on 512×512 (${Math.round(png.length / 1024)} KiB PNG); ` +
-        `${RATE} requests/s for ${SECONDS} s; INFERENCE_CONCURRENCY ${CONCURRENCY}, KAFKA_FETCH_MAX_WAIT ${FETCH_MAX_WAIT}`,
+        `${RATE} requests/s for ${SECONDS} s; INFERENCE_CONCURRENCY ${CONCURRENCY}; ${TOPOLOGY}, ${EVENTS}`,
     );
 
     // (a) Baseline: the engine alone, in this process, on the same input.

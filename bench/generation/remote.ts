@@ -71,7 +71,8 @@ interface RemoteRun {
   cpu: () => Record<string, number>;
   measureIdle: () => Promise<void>;
   concurrency: number;
-  fetchMaxWait: string;
+  /** The topology and how events travel (broker and fetch wait, or in-process), for the headline. */
+  events: string;
 }
 
 /** The machine's load average (1, 5, 15 min): the other sessions share these cores. */
@@ -89,7 +90,7 @@ interface Phase {
 export async function runRemote(run: RemoteRun): Promise<number> {
   console.log(
     `bench/generation remote: txt2img through an openai backend answering after ${BACKEND_MS} ms (backend concurrency 256); ` +
-      `INFERENCE_CONCURRENCY ${run.concurrency}, KAFKA_FETCH_MAX_WAIT ${run.fetchMaxWait}; load average ${load()}`,
+      `INFERENCE_CONCURRENCY ${run.concurrency}; ${run.events}; load average ${load()}`,
   );
   const txt2img = () => run.generate('txt2img', TXT2IMG);
   await run.settle(await Promise.all(Array.from({ length: 10 }, txt2img))); // warm-up
