@@ -3,6 +3,7 @@ import type { LoggerService } from '@nestjs/common';
 import { backoffDelay, type RetryPolicy } from '../core/backoff';
 import type { InboundRecord } from '../core/messages';
 import type { TransactionalClient } from '../core/sql-client';
+import { ChunkSizer } from './chunk-sizer';
 import type { DeadLetterSink } from './dead-letter-sink';
 import { EventContext, type SettledCallback } from './event-context';
 import type { BoundHandler, HandlerTable } from './handler-table';
@@ -17,11 +18,18 @@ export interface ConsumerBinding {
 
 export interface ProcessorOptions {
   readonly retry: RetryPolicy;
-  /** Events applied per database transaction on the happy path. */
+  /** Events applied per database transaction on the happy path, at most. */
   readonly maxEventsPerTransaction: number;
+  /**
+   * How long one consumer transaction should take: chunks of costly events get smaller
+   * (down to one event) so that each commits, and is seen, this soon (chunk-sizer.ts).
+   */
+  readonly transactionBudgetMs: number;
   readonly transactionTimeoutMs: number;
   readonly registry: ReadonlyMap<string, EventDefinition>;
   readonly logger: LoggerService;
+  /** Milliseconds of a monotonic clock (tests); `performance.now` by default. */
+  readonly now?: () => number;
 }
 
 export interface ProcessHooks {
@@ -94,6 +102,8 @@ class HandlerFailure extends Error {
 export class EventProcessor {
   readonly stats: ProcessorStats = { applied: 0, duplicates: 0, retried: 0, deadLettered: 0 };
   private readonly inbox: Inbox;
+  private readonly sizer: ChunkSizer;
+  private readonly now: () => number;
 
   constructor(
     readonly binding: ConsumerBinding,
@@ -102,19 +112,23 @@ export class EventProcessor {
     private readonly options: ProcessorOptions,
   ) {
     this.inbox = new Inbox(binding.schema);
+    this.sizer = new ChunkSizer(options.maxEventsPerTransaction, options.transactionBudgetMs);
+    this.now = options.now ?? (() => performance.now());
   }
 
   async process(records: readonly InboundRecord[], hooks: ProcessHooks = {}): Promise<void> {
-    const size = Math.max(1, this.options.maxEventsPerTransaction);
-    for (let i = 0; i < records.length; i += size) {
+    for (let i = 0; i < records.length; ) {
       if (hooks.running && !hooks.running()) return;
-      const chunk = records.slice(i, i + size);
-      await this.processChunk(chunk, hooks.signal);
+      const chunk = records.slice(i, i + this.sizer.size());
+      const started = this.now();
+      if (await this.processChunk(chunk, hooks.signal)) this.sizer.observe(chunk.length, this.now() - started);
+      i += chunk.length;
       await hooks.committed?.(chunk[chunk.length - 1]);
     }
   }
 
-  private async processChunk(chunk: readonly InboundRecord[], signal?: AbortSignal): Promise<void> {
+  /** @returns whether the chunk went the happy path (one transaction, or none needed). */
+  private async processChunk(chunk: readonly InboundRecord[], signal?: AbortSignal): Promise<boolean> {
     const work: Work[] = [];
     for (const record of chunk) {
       const check = validateEnvelope(record.value, record.topic, this.options.registry);
@@ -128,12 +142,12 @@ export class EventProcessor {
       if (handler && accepts(handler, check.envelope))
         work.push({ record, envelope: check.envelope, handler });
     }
-    if (work.length === 0) return;
+    if (work.length === 0) return true;
 
     let failed: HandlerFailure;
     try {
       await this.apply(work, 1);
-      return;
+      return true;
     } catch (error) {
       if (!(error instanceof HandlerFailure)) throw error;
       failed = error;
@@ -142,6 +156,7 @@ export class EventProcessor {
       const alreadyTried = failed.eventIds.includes(item.envelope.id) ? failed : undefined;
       await this.applyAlone(item, alreadyTried, signal);
     }
+    return false;
   }
 
   private async applyAlone(

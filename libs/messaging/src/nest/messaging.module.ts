@@ -32,6 +32,7 @@ export class MessagingModule {
     const settings: EventServerSettings = {
       retry: { ...DEFAULT_HANDLER_RETRY, ...options.retry },
       maxEventsPerTransaction: options.maxEventsPerTransaction ?? 250,
+      transactionBudgetMs: options.transactionBudgetMs ?? 100,
       transactionTimeoutMs: options.transactionTimeoutMs ?? 30_000,
       registry: buildEventRegistry(),
     };

@@ -11,8 +11,13 @@ export interface MessagingModuleOptions {
   readonly clientId: string;
   /** Handler retries before dead-lettering (default 3 tries, 200 ms doubling to 2 s). */
   readonly retry?: Partial<RetryPolicy>;
-  /** Events per consumer transaction on the happy path (default 250). */
+  /** Events per consumer transaction on the happy path, at most (default 250). */
   readonly maxEventsPerTransaction?: number;
+  /**
+   * How long one consumer transaction should take (default 100 ms): a consumer whose events
+   * cost more takes fewer per transaction, so each commits, and is seen, this soon.
+   */
+  readonly transactionBudgetMs?: number;
   /** Upper bound of one consumer transaction (default 30 s). */
   readonly transactionTimeoutMs?: number;
   /** Kafka: where a new consumer group starts (default true: from the beginning). */
