@@ -28,6 +28,9 @@ import { JOB_SCHEMA, JOB_SERVICE } from './job.schema';
       schema: JOB_SCHEMA.schema,
       producer: JOB_SERVICE,
       consumer: JOB_SERVICE,
+      // The reports' handlers send raw SQL only (the job's lock and change, the refund, the outbox):
+      // their transactions run on the driver, without Prisma's interactive transaction around them.
+      consumerTransactions: 'driver',
       prismaToken: JobPrisma,
       imports: [JobDataModule],
     }),

@@ -37,7 +37,7 @@ describe('JobRepository returns jobs exactly as Prisma reads them', () => {
     connection = new PostgresConnection(database.url, { poolSize: 2 });
     await migrate(connection, JOB_SCHEMA);
     prisma = new JobPrisma(connection);
-    jobs = new JobRepository(prisma);
+    jobs = new JobRepository(prisma, connection);
   });
   afterAll(async () => {
     await prisma?.$disconnect();

@@ -1,10 +1,13 @@
 import { Injectable } from '@nestjs/common';
 import type { ThresholdUnit } from '@genasset/contracts';
-import type { CreditPlan } from '../generated/prisma/client';
+import type { CreditPlan, Prisma } from '../generated/prisma/client';
 import { JobPrisma } from '../job.prisma';
 import type { JobTx } from '../jobs/job.repository';
 
 export type { CreditPlan } from '../generated/prisma/client';
+
+/** A Prisma transaction of the job schema: what the plan and threshold routes change plans in. */
+export type PlanTx = Prisma.TransactionClient;
 
 export interface NewMovement {
   teamId: string;
@@ -86,7 +89,7 @@ export class CreditRepository {
   constructor(private readonly prisma: JobPrisma) {}
 
   /** With the limits every service client has (`TRANSACTION_OPTIONS` of libs/persistence). */
-  transaction<T>(work: (tx: JobTx) => Promise<T>): Promise<T> {
+  transaction<T>(work: (tx: PlanTx) => Promise<T>): Promise<T> {
     return this.prisma.$transaction(work);
   }
 
@@ -109,7 +112,7 @@ export class CreditRepository {
   }
 
   /** Creates the team's account when missing, then locks it (plan changes of a brand-new team serialise too). */
-  async lockOrOpenAccount(tx: JobTx, teamId: string, at: Date): Promise<CreditPlan | null> {
+  async lockOrOpenAccount(tx: PlanTx, teamId: string, at: Date): Promise<CreditPlan | null> {
     await tx.$executeRaw`
       INSERT INTO jobs.credit_accounts (team_id, plan_id, updated_at) VALUES (${teamId}, NULL, ${at})
       ON CONFLICT (team_id) DO NOTHING`;
@@ -117,7 +120,7 @@ export class CreditRepository {
   }
 
   async startPlan(
-    tx: JobTx,
+    tx: PlanTx,
     plan: { teamId: string; periodStart: Date; periodEnd: Date; totalPeriodUnits: number; at: Date },
   ): Promise<CreditPlan> {
     const created = await tx.creditPlan.create({
@@ -138,12 +141,12 @@ export class CreditRepository {
   }
 
   /** A plan row of the team for that period start, current or not. */
-  findPlan(tx: JobTx, teamId: string, periodStart: Date): Promise<CreditPlan | null> {
+  findPlan(tx: PlanTx, teamId: string, periodStart: Date): Promise<CreditPlan | null> {
     return tx.creditPlan.findUnique({ where: { teamId_periodStart: { teamId, periodStart } } });
   }
 
   changePlan(
-    tx: JobTx,
+    tx: PlanTx,
     planId: number,
     change: { periodEnd: Date; totalPeriodUnits: number; at: Date },
   ): Promise<CreditPlan> {
@@ -216,7 +219,7 @@ export class CreditRepository {
 
   /** Makes the team's thresholds exactly `wanted`: kept ones keep their state, others go. */
   async replaceThresholds(
-    tx: JobTx,
+    tx: PlanTx,
     teamId: string,
     wanted: readonly { unit: ThresholdUnit; value: number }[],
     at: Date,

@@ -1,10 +1,16 @@
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
 import type { JobKind, JobStatus, JobType } from '@genasset/contracts';
+import { driverTransactionalClient, type SqlClient, type TransactionalClient } from '@genasset/messaging';
+import { DATABASE_CONNECTION, TRANSACTION_OPTIONS, type DatabaseConnection } from '@genasset/persistence';
 import { Prisma, type Job, type JobStatusChange } from '../generated/prisma/client';
 import { JobPrisma } from '../job.prisma';
 
-/** The transaction client of the job schema (also what event handlers get as `ctx.tx`). */
-export type JobTx = Prisma.TransactionClient;
+/**
+ * A transaction of the job schema as a job's creation, transitions, charge and refund use it, and
+ * as event handlers get it (`ctx.tx`): raw SQL on the driver (job-core.module.ts), without
+ * Prisma's interactive transaction around it. A Prisma transaction client is one too.
+ */
+export type JobTx = SqlClient;
 
 /** A job row with its status history, oldest first. */
 export type JobRecord = Job & { history: JobStatusChange[] };
@@ -133,14 +139,25 @@ const APPLY_SQL = `
   SELECT ${JOB_COLUMNS}, (SELECT ${historyJson('h')} FROM h) AS entry
     FROM j`;
 
-/** Prisma access to jobs and their history; no decisions here. */
+/** Access to jobs and their history: raw SQL on the hot paths, Prisma for the listing routes; no decisions here. */
 @Injectable()
 export class JobRepository {
-  constructor(private readonly prisma: JobPrisma) {}
+  private readonly db: TransactionalClient;
 
-  /** With the limits every service client has (`TRANSACTION_OPTIONS` of libs/persistence). */
+  constructor(
+    private readonly prisma: JobPrisma,
+    @Inject(DATABASE_CONNECTION) connection: DatabaseConnection,
+  ) {
+    this.db = driverTransactionalClient(connection);
+  }
+
+  /**
+   * On the driver, bounded as every service client's transactions are (`TRANSACTION_OPTIONS` of
+   * libs/persistence). Its statements change rows only with `RETURNING`: on the driver
+   * `$executeRawUnsafe` counts the rows returned.
+   */
   transaction<T>(work: (tx: JobTx) => Promise<T>): Promise<T> {
-    return this.prisma.$transaction(work);
+    return this.db.$transaction(work, { timeout: TRANSACTION_OPTIONS.timeout });
   }
 
   /**
