@@ -81,8 +81,9 @@ const REARM_SQL = `
 
 /**
  * Access to plans, accounts, the ledger and alert thresholds; no decisions here. What a job's
- * charge or refund runs is raw SQL, one statement each, so it runs the same on a Prisma
- * transaction or on the driver; the plan and threshold routes use Prisma's model API.
+ * charge or refund runs (`JobTx`) is raw SQL, so it runs the same on the driver, where job-service
+ * runs those transactions, or on a Prisma transaction; the plan and threshold routes (`PlanTx`)
+ * use Prisma's model API.
  */
 @Injectable()
 export class CreditRepository {

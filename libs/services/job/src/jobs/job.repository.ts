@@ -152,9 +152,9 @@ export class JobRepository {
   }
 
   /**
-   * On the driver, bounded as every service client's transactions are (`TRANSACTION_OPTIONS` of
-   * libs/persistence). Its statements change rows only with `RETURNING`: on the driver
-   * `$executeRawUnsafe` counts the rows returned.
+   * On the driver, bounded by the timeout every service client's transactions have
+   * (`TRANSACTION_OPTIONS` of libs/persistence). Where a count matters, a statement says
+   * `RETURNING`: on the driver `$executeRawUnsafe` counts the rows returned, not those changed.
    */
   transaction<T>(work: (tx: JobTx) => Promise<T>): Promise<T> {
     return this.db.$transaction(work, { timeout: TRANSACTION_OPTIONS.timeout });
