@@ -74,6 +74,8 @@ export interface FakeOpenaiRequest {
   authorization?: string;
   /** Parsed JSON body, or the multipart fields (files as `{name, type, bytes}`). */
   body: Record<string, unknown>;
+  /** Milliseconds from the request's arrival to its answer's last byte (set once answered): the backend's own time. */
+  heldMs?: number;
 }
 
 export class FakeOpenai {
@@ -124,10 +126,12 @@ export class FakeOpenai {
   }
 
   private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const arrivedAt = performance.now();
     const url = new URL(req.url ?? '/', 'http://fake');
     const raw = await read(req);
     const request: FakeOpenaiRequest = { method: req.method ?? 'GET', path: url.pathname, authorization: req.headers.authorization, body: {} };
     this.requests.push(request);
+    res.once('finish', () => (request.heldMs = performance.now() - arrivedAt));
     const json = (status: number, value: unknown, headers: Record<string, string> = {}) => {
       res.writeHead(status, { 'content-type': 'application/json', ...headers });
       res.end(JSON.stringify(value));
