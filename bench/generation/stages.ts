@@ -14,7 +14,7 @@ export interface Sent {
 /**
  * Where the time went, per step, from the timestamps the services wrote (same clock: one machine):
  * POST → job row → work item (job.work hop) → in-progress → finalizing (engine done, output
- * stored) → success (asset created, job completed) → delivery row (job.succeeded hop) → receiver.
+ * stored) → asset row (asset-service made the output's asset) → success (job completed) → delivery row (job.succeeded hop) → receiver.
  */
 export async function printStages(db: PostgresConnection, jobs: { jobId: string; sentAt: number; arrivedAt: number }[]): Promise<void> {
   const rows = await db.query<Record<string, number | string | null>>(
@@ -23,6 +23,7 @@ export async function printStages(db: PostgresConnection, jobs: { jobId: string;
             (SELECT extract(epoch FROM w.created_at) * 1000 FROM inference.work_items w WHERE w.job_id = j.id) AS work,
             (SELECT extract(epoch FROM min(h.date)) * 1000 FROM jobs.job_status_history h WHERE h.job_id = j.id AND h.status = 'in-progress') AS started,
             (SELECT extract(epoch FROM min(h.date)) * 1000 FROM jobs.job_status_history h WHERE h.job_id = j.id AND h.status = 'finalizing') AS finalizing,
+            (SELECT extract(epoch FROM min(a.created_at)) * 1000 FROM assets.assets a WHERE a.job_id = j.id) AS asset,
             (SELECT extract(epoch FROM min(h.date)) * 1000 FROM jobs.job_status_history h WHERE h.job_id = j.id AND h.status = 'success') AS success,
             (SELECT extract(epoch FROM min(d.created_at)) * 1000 FROM webhooks.webhook_deliveries d
               WHERE d.payload->'data'->>'jobId' = j.id AND d.type = 'generation.completed') AS delivery
@@ -35,7 +36,8 @@ export async function printStages(db: PostgresConnection, jobs: { jobId: string;
     ['job row → work item (broker hop)', 'created', 'work'],
     ['work item → in-progress', 'work', 'started'],
     ['in-progress → finalizing (engine)', 'started', 'finalizing'],
-    ['finalizing → success (asset, job)', 'finalizing', 'success'],
+    ['finalizing → asset row', 'finalizing', 'asset'],
+    ['asset row → success (asset, job hop)', 'asset', 'success'],
     ['success → delivery row (broker hop)', 'success', 'delivery'],
     ['delivery row → receiver', 'delivery', 'arrived'],
   ];
