@@ -85,14 +85,20 @@ export async function describeOutput(
   } catch {
     throw new UnusableOutput(`output ${index} of the job is not a valid image`);
   }
-  const rendition = await webRendition(bytes, image);
-  let renditionKey: string | undefined;
-  if (rendition) {
-    renditionKey = renditionKeyOf(key);
+  // The rendition (encode, then an S3 round trip) and the embedding run side by side: the job's
+  // success waits for the slower of the two, not their sum. The probe's decoded pixels (8-bit
+  // PNGs, what the image engine writes) serve both: one decode per output.
+  const storeRendition = async (): Promise<string | undefined> => {
+    const rendition = await webRendition(bytes, image);
+    if (!rendition) return undefined;
+    const renditionKey = renditionKeyOf(key);
     await store.put(renditionKey, rendition, { contentType: 'image/webp', contentLength: rendition.length });
-  }
-  // The probe's decoded pixels (8-bit PNGs, what the image engine writes) serve both: one decode per output.
-  const embedding = options.embed ? await tryImageEmbedding(bytes, image.pixels) : undefined;
+    return renditionKey;
+  };
+  const [renditionKey, embedding] = await Promise.all([
+    storeRendition(),
+    options.embed ? tryImageEmbedding(bytes, image.pixels) : undefined,
+  ]);
   return {
     kind: 'image',
     mimeType: image.mimeType,
