@@ -37,7 +37,7 @@ export async function printStages(db: PostgresConnection, jobs: { jobId: string;
     ['work item → in-progress', 'work', 'started'],
     ['in-progress → finalizing (engine)', 'started', 'finalizing'],
     ['finalizing → asset row', 'finalizing', 'asset'],
-    ['asset row → success (asset, job hop)', 'asset', 'success'],
+    ['asset row → success (job.report hop)', 'asset', 'success'],
     ['success → delivery row (broker hop)', 'success', 'delivery'],
     ['delivery row → receiver', 'delivery', 'arrived'],
   ];
