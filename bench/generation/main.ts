@@ -15,7 +15,7 @@ import { cpuDelta, cpuSnapshot } from '../webhooks/cpu';
 import { startDeployment, type Deployment } from './deployment';
 import { benchInput, measureEngineAlone, PIXELATE_PARAMS } from './engine-alone';
 import { startRemoteBackend, runRemote, type RemoteBackend } from './remote';
-import { percentile, perRequest, printStages, summary, type Sent } from './stages';
+import { openLoop, percentile, perRequest, printStages, summary, type Sent } from './stages';
 
 const TARGET_RATE = 50;
 const TARGET_P99_OVERHEAD_MS = 100;
@@ -168,15 +168,13 @@ async function main(): Promise<void> {
     // (b) The real path at a steady rate, on an absolute schedule (open loop: a slow answer delays nothing).
     const cpuBefore = cpu();
     const total = Math.round(RATE * SECONDS);
-    const pending: Promise<Sent>[] = [];
     const t0 = Date.now();
-    for (let i = 0; i < total; i++) {
-      const wait = t0 + (i * 1000) / RATE - Date.now();
-      if (wait > 0) await new Promise((r) => setTimeout(r, wait));
-      pending.push(pixelate());
-    }
-    const sendMs = Date.now() - t0;
-    const sent = await Promise.all(pending);
+    let sendMs = 0;
+    const sent = await openLoop(RATE, SECONDS, () => {
+      // The last request's send time: when the schedule ended.
+      sendMs = Date.now() - t0;
+      return pixelate();
+    });
     const final = await settle(sent);
     const cpuUsed = cpuDelta(cpuBefore, cpu());
 

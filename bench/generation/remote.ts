@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import type { PostgresConnection } from '@genasset/persistence';
 import { FakeOpenai } from '@genasset/testing';
 import { cpuDelta } from '../webhooks/cpu';
-import { percentile, perRequest, printStages, summary, type Sent } from './stages';
+import { openLoop, percentile, perRequest, printStages, summary, type Sent } from './stages';
 
 /**
  * bench/generation's remote-backend run (BENCH_BACKEND=openai): txt2img through an OpenAI-compatible
@@ -112,17 +112,8 @@ export async function runRemote(run: RemoteRun): Promise<number> {
     const prompt = `a lighthouse at dusk, job ${++sentCount}`;
     return { ...(await run.generate('txt2img', { ...TXT2IMG, prompt })), prompt };
   };
-  /** An absolute schedule (open loop: a slow answer delays no later job) at RATE for `seconds`. */
-  const steady = async (seconds: number) => {
-    const pending: Promise<SentJob>[] = [];
-    const t0 = Date.now();
-    for (let i = 0; i < Math.round(RATE * seconds); i++) {
-      const wait = t0 + (i * 1000) / RATE - Date.now();
-      if (wait > 0) await new Promise((r) => setTimeout(r, wait));
-      pending.push(txt2img());
-    }
-    return Promise.all(pending);
-  };
+  /** Jobs at RATE for `seconds`, open loop. */
+  const steady = (seconds: number) => openLoop(RATE, seconds, txt2img);
   // Warm-up at the phases' own rate, not measured: the platform's hot paths are compiled (V8
   // optimizes a function after many calls) and its pools and caches filled before the first figure.
   run.remote.hold(BACKEND_MS);

@@ -64,6 +64,21 @@ export async function printStages(db: PostgresConnection, jobs: { jobId: string;
   }
 }
 
+/**
+ * Sends `rate` requests a second for `seconds` on an absolute schedule (open loop: a slow answer
+ * delays no later request); resolves once every request has been answered.
+ */
+export async function openLoop<T>(rate: number, seconds: number, send: () => Promise<T>): Promise<T[]> {
+  const pending: Promise<T>[] = [];
+  const t0 = Date.now();
+  for (let i = 0; i < Math.round(rate * seconds); i++) {
+    const wait = t0 + (i * 1000) / rate - Date.now();
+    if (wait > 0) await new Promise((r) => setTimeout(r, wait));
+    pending.push(send());
+  }
+  return Promise.all(pending);
+}
+
 /** "platform 1234 ms, postgres 567 ms" → the same per request. */
 export function perRequest(cpuText: string, requests: number): string {
   return cpuText
